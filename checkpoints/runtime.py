@@ -1,0 +1,56 @@
+"""Open everything durable in one place: pool, migrations, saver and store.
+
+`open_database` is the one entry point; the CLI, the graph entrypoint and the
+tests all go through it so a connection is configured the same way
+everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import psycopg
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from langgraph.store.postgres.aio import AsyncPostgresStore
+from psycopg.rows import DictRow
+from psycopg_pool import AsyncConnectionPool
+
+from checkpoints.database import DatabaseTarget, resolve_database
+from checkpoints.migrations import migrate
+from checkpoints.pool import open_pool
+from checkpoints.settings import DatabaseSettings
+
+Pool = AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]
+
+
+@dataclass(frozen=True)
+class Database:
+    """An open database: the pool and LangGraph's saver and store over it."""
+
+    target: DatabaseTarget
+    pool: Pool
+    checkpointer: AsyncPostgresSaver
+    store: AsyncPostgresStore
+
+
+@asynccontextmanager
+async def open_database(
+    settings: DatabaseSettings | None = None, *, target: DatabaseTarget | None = None
+) -> AsyncIterator[Database]:
+    """Resolve, connect, migrate and set up the saver and store once."""
+    target = target or resolve_database(settings or DatabaseSettings.from_env())
+    pool = await open_pool(target)
+    try:
+        async with pool.connection() as conn:
+            await migrate(conn)
+        # The saver and store accept a pool; both setup() calls are idempotent
+        # migrations of their own tables.
+        checkpointer = AsyncPostgresSaver(pool)  # type: ignore[arg-type]
+        store = AsyncPostgresStore(pool)  # type: ignore[arg-type]
+        await checkpointer.setup()
+        await store.setup()
+        yield Database(target=target, pool=pool, checkpointer=checkpointer, store=store)
+    finally:
+        await pool.close()

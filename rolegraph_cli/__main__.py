@@ -1,0 +1,5 @@
+import sys
+
+from rolegraph_cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,163 @@
+"""The skill contract: package metadata, call request, context and result.
+
+A skill package is `skills/catalog/<skill_id>/` holding `metadata.yaml`
+(parsed into `SkillMetadata`), `executor.py` (a module-level `EXECUTOR`
+implementing `SkillExecutor`), `README.md` and `test_cases/*.json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RiskLevel = Literal["low", "medium", "high", "forbidden"]
+PrivacyLevel = Literal["public", "internal", "customer", "sensitive"]
+ErrorAction = Literal["retry", "fallback", "fail"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ParameterSpec(_Frozen):
+    """One input parameter as declared in metadata (documentation + discovery)."""
+
+    type: str
+    description: str = ""
+    required: bool = True
+
+
+class ErrorPolicy(_Frozen):
+    """What the runtime does when the skill fails with one error type."""
+
+    action: ErrorAction
+    fallback_skill: str | None = None
+
+
+class CostEstimate(_Frozen):
+    latency_ms: int = Field(gt=0)
+    tokens: int = 0
+    usd: float = 0.0
+
+
+class KnowledgeDependency(_Frozen):
+    """A knowledge partition the skill needs, with the fields it reads."""
+
+    partition: str
+    required_fields: tuple[str, ...] = ()
+    max_age_days: int | None = None
+
+
+class ResourceLimits(_Frozen):
+    max_records: int = 1
+    max_payload_bytes: int = 65536
+
+
+class SkillMetadata(_Frozen):
+    """`metadata.yaml` of a skill package."""
+
+    skill_id: str = Field(pattern=r"^[a-z][a-z0-9_]*_v[0-9]+$")
+    version: str = Field(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")
+    description: str
+    capabilities: tuple[str, ...] = ()
+    parameters: dict[str, ParameterSpec] = Field(default_factory=dict)
+    returns: str = ""
+    error_handling: dict[str, ErrorPolicy] = Field(default_factory=dict)
+    cost_estimate: CostEstimate
+    privacy_level: PrivacyLevel = "internal"
+    risk: RiskLevel
+    side_effect: bool
+    knowledge_dependencies: tuple[KnowledgeDependency, ...] = ()
+    resource_limits: ResourceLimits = ResourceLimits()
+    timeout: float | None = Field(default=None, gt=0)
+
+    @property
+    def name(self) -> str:
+        """The skill id without its major-version suffix (`get_order_details`)."""
+        return self.skill_id.rsplit("_v", 1)[0]
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".", 1)[0])
+
+    @property
+    def timeout_seconds(self) -> float:
+        """Declared timeout, else 2.5x the declared latency."""
+        return self.timeout or 2.5 * self.cost_estimate.latency_ms / 1000
+
+
+class Approval(_Frozen):
+    """A human decision attached to one exact call (skill + args)."""
+
+    approval_id: str
+    skill_id: str
+    args_hash: str
+    approver: str = "human"
+
+
+class SkillRequest(_Frozen):
+    """One call of one skill by one role, as it enters the middleware chain."""
+
+    skill_id: str
+    args: dict[str, Any]
+    role: str
+    user_id: str | None = None
+    thread_id: str = "adhoc"
+    run_id: str = "adhoc"
+    task_id: str = "adhoc"
+    node: str = "cli"
+    audit_id: str
+    step: int = 0
+    approval: Approval | None = None
+
+
+class SkillResult(_Frozen):
+    """What every call returns, success or not."""
+
+    skill_id: str
+    status: Literal["success", "error", "timeout"]
+    payload: Any = None
+    error_code: str | None = None
+    error_message: str | None = None
+    retries: int = 0
+    duration_ms: int = 0
+    replayed: bool = False
+    notice: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "success"
+
+
+class SkillContext(Protocol):
+    """Run-scoped dependencies an executor may use (never globals)."""
+
+    @property
+    def pool(self) -> Any: ...
+
+    @property
+    def user_id(self) -> str | None: ...
+
+    def now(self) -> datetime: ...
+
+    @property
+    def settings(self) -> Mapping[str, str]: ...
+
+
+class SkillExecutor(Protocol):
+    """The code half of a skill package."""
+
+    def validate_input(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Return normalised args or raise `SkillValidationError`."""
+        ...
+
+    async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:
+        """Do the work; return a JSON-serialisable payload or raise a SkillError."""
+        ...
+
+    async def rollback(self, args: dict[str, Any], ctx: SkillContext, payload: Any) -> None:
+        """Compensate a completed side effect when a later step fails."""
+        ...

@@ -1,0 +1,122 @@
+"""Errors of the skill layer, in three families kept apart.
+
+- configuration errors, raised at start-up (`SkillLoadError`, ...);
+- runtime failures with typed fields (`SkillTimeout(skill, seconds)`);
+- control signals (`ApprovalRequired`), which are not failures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checkpoints.errors import ConfigurationError
+
+# --- configuration (start-up) ------------------------------------------------
+
+
+class SkillLoadError(ConfigurationError):
+    """A skill package or role cannot be loaded as declared."""
+
+
+class SkillVersionConflict(ConfigurationError):
+    """Two patches of one major version of a skill were found."""
+
+    def __init__(self, skill_id: str) -> None:
+        super().__init__(f"SkillVersionConflict: Multiple patches for {skill_id} detected")
+        self.skill_id = skill_id
+
+
+class RoleConfigError(ConfigurationError):
+    """A role file or the permission matrix is inconsistent."""
+
+
+# --- runtime failures ----------------------------------------------------------
+
+
+class SkillError(Exception):
+    """A skill call failed. `code` is stable and goes to the audit log."""
+
+    code = "skill_error"
+    retryable = False
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.fields = fields
+
+
+class PermissionDeniedError(SkillError):
+    code = "permission_denied"
+
+    def __init__(self, skill_id: str, role: str) -> None:
+        super().__init__(f"{skill_id} not registered for role {role}", skill=skill_id, role=role)
+        self.skill_id = skill_id
+        self.role = role
+
+
+class SkillValidationError(SkillError):
+    """Input rejected by `validate_input` (never retried)."""
+
+    code = "validation_error"
+
+
+class DomainError(SkillError):
+    """The domain refused the operation (wrong status, not found, ...)."""
+
+    code = "domain_error"
+
+
+class ForbiddenOperation(SkillError):
+    code = "forbidden"
+
+
+class SkillTimeout(SkillError):
+    code = "timeout"
+    retryable = True
+
+    def __init__(self, skill_id: str, seconds: float) -> None:
+        super().__init__(f"{skill_id} timed out after {seconds:.2f}s", skill=skill_id)
+        self.skill_id = skill_id
+        self.seconds = seconds
+
+
+class UpstreamHTTPError(SkillError):
+    """An HTTP dependency answered with an error status."""
+
+    code = "http_error"
+
+    def __init__(self, status: int, message: str = "", retry_after: float | None = None) -> None:
+        super().__init__(message or f"upstream answered HTTP {status}", status=status)
+        self.status = status
+        self.retry_after = retry_after
+
+    @property
+    def retryable(self) -> bool:  # type: ignore[override]
+        return self.status in (408, 429) or self.status >= 500
+
+
+class UpstreamNetworkError(SkillError):
+    code = "network_error"
+    retryable = True
+
+
+class CircuitOpenError(SkillError):
+    code = "circuit_open"
+
+    def __init__(self, skill_id: str, retry_in: float) -> None:
+        super().__init__(f"circuit for {skill_id} is open; retry in {retry_in:.0f}s")
+        self.skill_id = skill_id
+        self.retry_in = retry_in
+
+
+# --- control signals -----------------------------------------------------------
+
+
+class ApprovalRequired(Exception):
+    """A high-risk call needs a human approval for exactly these args."""
+
+    def __init__(self, skill_id: str, args: dict[str, Any], args_hash: str, reason: str) -> None:
+        super().__init__(f"{skill_id} needs approval: {reason}")
+        self.skill_id = skill_id
+        self.args = args
+        self.args_hash = args_hash
+        self.reason = reason
