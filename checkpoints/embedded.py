@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from checkpoints.errors import DatabaseUnavailable
 
@@ -60,7 +61,7 @@ def _start_lock(data_dir: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _import_pgserver():  # type: ignore[no-untyped-def]
+def _import_pgserver() -> Any:
     # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); the
     # fallback it takes is fine for us.
     with warnings.catch_warnings():

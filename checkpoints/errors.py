@@ -31,3 +31,7 @@ class LoadInProgress(RolegraphError):
 
 class NotFound(RolegraphError):
     """A named thing (thread, order, audit id) does not exist."""
+
+
+class InvalidArgument(RolegraphError):
+    """A command-line argument or API parameter has an unusable value."""

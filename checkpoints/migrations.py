@@ -18,7 +18,7 @@ _LOCK_KEY = 0x726F6C65  # "role"
 def migration_files() -> list[tuple[str, str]]:
     """(name, sql) for every migration, in the order they apply."""
     folder = resources.files("checkpoints") / "sql"
-    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
     return [(f.name.removesuffix(".sql"), f.read_text(encoding="utf-8")) for f in files]
 
 

@@ -47,8 +47,8 @@ async def open_database(
             await migrate(conn)
         # The saver and store accept a pool; both setup() calls are idempotent
         # migrations of their own tables.
-        checkpointer = AsyncPostgresSaver(pool)  # type: ignore[arg-type]
-        store = AsyncPostgresStore(pool)  # type: ignore[arg-type]
+        checkpointer = AsyncPostgresSaver(pool)
+        store = AsyncPostgresStore(pool)
         await checkpointer.setup()
         await store.setup()
         yield Database(target=target, pool=pool, checkpointer=checkpointer, store=store)

@@ -1,0 +1,74 @@
+"""`rolegraph threads list|show|prune`: inspect and retain checkpointed threads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from checkpoints.errors import NotFound
+from checkpoints.retention import list_threads, parse_age, prune_threads
+from checkpoints.runtime import open_database
+from rolegraph_cli.common import run_command
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    threads = subparsers.add_parser("threads", help="checkpointed conversation threads")
+    commands = threads.add_subparsers(dest="threads_command", required=True, metavar="SUBCOMMAND")
+    commands.add_parser("list", help="threads, newest first").set_defaults(
+        handler=lambda args: run_command(_list)
+    )
+    show = commands.add_parser("show", help="the latest checkpoint of one thread")
+    show.add_argument("thread_id")
+    show.set_defaults(handler=lambda args: run_command(lambda: _show(args.thread_id)))
+    prune = commands.add_parser("prune", help="delete threads older than an age")
+    prune.add_argument("--older-than", required=True, help="age such as 7d, 12h, 30m")
+    prune.add_argument(
+        "--keep-latest", action="store_true", help="keep each old thread's newest checkpoint"
+    )
+    prune.set_defaults(handler=lambda args: run_command(lambda: _prune(args)))
+
+
+async def _list() -> int:
+    async with open_database() as db, db.pool.connection() as conn:
+        threads = await list_threads(conn)
+    for t in threads:
+        print(f"{t.thread_id}  checkpoints={t.checkpoints}  updated={t.updated_at.isoformat()}")
+    print(f"{len(threads)} thread(s)")
+    return 0
+
+
+async def _show(thread_id: str) -> int:
+    async with open_database() as db:
+        snapshot = await db.checkpointer.aget_tuple({"configurable": {"thread_id": thread_id}})
+    if snapshot is None:
+        raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
+    checkpoint, metadata = snapshot.checkpoint, snapshot.metadata or {}
+    print(f"thread:     {thread_id}")
+    print(f"checkpoint: {checkpoint['id']} at {checkpoint['ts']} (step {metadata.get('step')})")
+    for channel, value in sorted(checkpoint["channel_values"].items()):
+        if not channel.startswith("__") and ":" not in channel:
+            print(f"  {channel}: {_short(value)}")
+    interrupts = [w for w in snapshot.pending_writes or [] if w[1] == "__interrupt__"]
+    for _task, _channel, value in interrupts:
+        print(f"  pending interrupt: {_short(value)}")
+    return 0
+
+
+async def _prune(args: argparse.Namespace) -> int:
+    age = parse_age(args.older_than)
+    async with open_database() as db, db.pool.connection() as conn:
+        report = await prune_threads(
+            db.checkpointer, conn, older_than=age, keep_latest=args.keep_latest
+        )
+    removed = report.checkpoints_before - report.checkpoints_after
+    print(
+        f"pruned {len(report.thread_ids)} thread(s) older than {args.older_than}"
+        f" ({report.strategy}); removed {removed} checkpoint(s)"
+    )
+    return 0
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
