@@ -1,0 +1,77 @@
+"""The support graph: wiring only. Node logic lives in `nodes/`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+from graphs.state import SupportInput, SupportState, TaskInput
+from nodes.approval import approval
+from nodes.arbitrate import arbitrate
+from nodes.compose import compose
+from nodes.context import SupportContext
+from nodes.dispatch import dispatch, ready_tasks, task_input
+from nodes.handoff import escalate_review, handoff
+from nodes.intake.node import intake
+from nodes.planner.node import planner
+from nodes.refine import refine
+from nodes.review import respond, review
+from nodes.role_node import make_role_node, node_name
+from nodes.routing import after_intake, after_planner, after_review, when_nothing_ready
+from skills.roles import RoleSpec
+
+MAX_ROUNDS = 2
+MAX_REVISIONS = 2
+
+
+def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, Any, Any]:
+    """One node per role, plus the request path of ARCHITECTURE.md §1."""
+    g: StateGraph[Any, Any, Any, Any] = StateGraph(
+        SupportState, context_schema=SupportContext, input_schema=SupportInput
+    )
+    g.add_node("intake", intake)
+    g.add_node("handoff", handoff)
+    g.add_node("planner", planner)
+    g.add_node("dispatch", dispatch)
+    for spec in roles.values():
+        g.add_node(node_name(spec.name), make_role_node(spec), input_schema=TaskInput)
+        g.add_edge(node_name(spec.name), "approval")
+    g.add_node("approval", approval)
+    g.add_node("refine", refine)
+    g.add_node("arbitrate", arbitrate)
+    g.add_node("compose", compose)
+    g.add_node("review", review)
+    g.add_node("escalate", escalate_review)
+    g.add_node("respond", respond)
+
+    role_nodes = [node_name(r) for r in roles]
+    g.add_edge(START, "intake")
+    g.add_conditional_edges("intake", after_intake, ["compose", "handoff", "planner"])
+    g.add_edge("handoff", "approval")
+    g.add_conditional_edges("planner", after_planner, ["compose", "dispatch"])
+    g.add_conditional_edges(
+        "dispatch", fan_out, [*role_nodes, "approval", "refine", "arbitrate", "compose"]
+    )
+    g.add_edge("approval", "dispatch")
+    g.add_edge("refine", "dispatch")
+    g.add_edge("arbitrate", "compose")
+    g.add_edge("compose", "review")
+    g.add_conditional_edges("review", route_review, ["respond", "compose", "escalate"])
+    g.add_edge("escalate", "approval")
+    g.add_edge("respond", END)
+    return g
+
+
+def fan_out(state: dict[str, Any]) -> list[Send] | str:
+    """`Send` every ready task to its role node; otherwise pick the next step."""
+    ready = ready_tasks(state)
+    if ready:
+        return [Send(node_name(t.role), task_input(state, t)) for t in ready]
+    return when_nothing_ready(state, MAX_ROUNDS)
+
+
+def route_review(state: dict[str, Any]) -> str:
+    return after_review(state, MAX_REVISIONS)

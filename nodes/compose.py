@@ -1,0 +1,123 @@
+"""Compose the answer from task results (rules tier: sentence templates).
+
+Only facts read from task results are stated; tool output is data, so it is
+quoted through fixed templates and never followed as an instruction.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from nodes.context import SupportContext
+from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
+from nodes.intake.rules import mask_pii
+
+_DONE = {
+    "cancel_pending_order_v1": "Order {order_id} is now cancelled; the refund goes back to the original payment.",
+    "modify_pending_order_address_v1": "The shipping address of order {order_id} is updated.",
+    "modify_pending_order_payment_v1": "The payment method of order {order_id} is changed.",
+    "modify_pending_order_items_v1": "The items of order {order_id} are changed.",
+    "modify_user_address_v1": "Your account address is updated.",
+    "return_delivered_order_items_v1": "A return is requested for order {order_id}; you will receive return instructions by e-mail.",
+    "exchange_delivered_order_items_v1": "An exchange is requested for order {order_id}.",
+    "send_notification_v1": "A notification was sent to {recipient}.",
+    "transfer_to_human_agents_v1": "I have passed your case to a human colleague.",
+}  # fmt: skip
+
+
+async def compose(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    review = ReviewVerdict.model_validate(state["review"]) if state.get("review") else None
+    sentences = compose_sentences(state)
+    if review and not review.approved:
+        sentences = [s for s in sentences if not any(f in s for f in _flagged(review))]
+    draft = mask_pii(" ".join(sentences)) if sentences else "I could not complete your request."
+    return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
+
+
+def compose_sentences(state: dict[str, Any]) -> list[str]:
+    if state.get("refusal"):
+        return [str(state["refusal"])]
+    plan = Plan.model_validate(state.get("plan") or {})
+    outcomes = state.get("outcomes") or {}
+    sentences: list[str] = []
+    for task in plan.tasks:
+        if task.id in outcomes:
+            sentences.extend(_describe(TaskOutcome.model_validate(outcomes[task.id]), task.args))
+    for raw in state.get("decisions") or []:
+        d = Decision.model_validate(raw)
+        sentences.append(f"Most likely reason for the delay: {d.answer}.")
+    if state.get("human_reply"):
+        sentences.append(f"A colleague replied: {state['human_reply']}")
+    return list(dict.fromkeys(sentences))
+
+
+def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
+    payload = _doc(outcome.payload)
+    if outcome.status == "rejected":
+        return [
+            f"The {outcome.skill.rsplit('_v', 1)[0].replace('_', ' ')} step was rejected by a reviewer; nothing was changed."
+        ]
+    if outcome.status == "failed":
+        return [
+            f"I could not complete {outcome.skill.rsplit('_v', 1)[0].replace('_', ' ')}: {outcome.error}."
+        ]
+    if outcome.status != "succeeded":
+        return []
+    if outcome.skill in _DONE:
+        fields = {**args, **(payload if isinstance(payload, dict) else {})}
+        return [_DONE[outcome.skill].format_map(_Missing(fields))]
+    return _describe_read(outcome.skill, payload)
+
+
+def _describe_read(skill: str, payload: Any) -> list[str]:
+    if isinstance(payload, dict) and "order_id" in payload and "status" in payload:
+        return [f"Order {payload['order_id']} is {payload['status']}."]
+    if isinstance(payload, dict) and "orders" in payload and "name" in payload:
+        return [f"Your orders: {', '.join(payload['orders'])}."]
+    if skill == "track_shipment_v1" and isinstance(payload, dict):
+        return [_tracking_sentence(payload)]
+    if skill == "calculate_eta_v1" and isinstance(payload, dict) and payload.get("eta"):
+        return [f"Estimated delivery: {payload['eta']}."]
+    if skill in ("search_knowledge_v1", "faq_cache_lookup_v1") and isinstance(payload, dict):
+        hits = payload.get("results") or payload.get("hits") or []
+        if hits:
+            return [
+                f"From our help centre: {str(hits[0].get('snippet') or hits[0].get('title'))[:300]}"
+            ]
+    if skill == "list_all_product_types_v1" and isinstance(payload, dict):
+        return [f"We sell: {', '.join(sorted(payload)[:12])}."]
+    return []
+
+
+def _tracking_sentence(payload: dict[str, Any]) -> str:
+    shipments = payload.get("shipments") or [payload]
+    parts = []
+    for s in shipments:
+        events = s.get("events") or []
+        last = events[-1] if events else {}
+        where = last.get("location") or "unknown location"
+        parts.append(
+            f"Shipment {s.get('tracking_id')}: {last.get('description') or s.get('status')} at {where}"
+        )
+    return "; ".join(parts) + "."
+
+
+def _flagged(review: ReviewVerdict) -> list[str]:
+    return [f.split(": ", 1)[-1] for f in review.feedback]
+
+
+def _doc(payload: Any) -> Any:
+    if isinstance(payload, str):
+        try:
+            return json.loads(payload)
+        except ValueError:
+            return payload
+    return payload
+
+
+class _Missing(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "your order" if key == "order_id" else "you"

@@ -1,0 +1,30 @@
+"""Run-scoped dependencies of the support graph, passed as LangGraph context.
+
+Built once at an entry point (CLI, Studio factory, tests) and never stored
+in module globals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from skills.registry import SkillRegistry
+from skills.roles import RoleSpec
+
+
+@dataclass(frozen=True)
+class SupportContext:
+    """Everything a node needs that is not graph state."""
+
+    runtime: Any  # skills.runtime.SkillRuntime
+    registry: SkillRegistry
+    roles: Mapping[str, RoleSpec]
+    pool: Any
+    models: Any = None  # nodes.models.ModelTiers
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    max_revisions: int = 2
+    max_rounds: int = 2
+    product_names: tuple[str, ...] = ()

@@ -1,0 +1,34 @@
+"""Errors of the node layer: start-up configuration, runtime, control signals."""
+
+from __future__ import annotations
+
+from skills.errors import RoleConfigError
+
+
+class PromptConfigError(RoleConfigError):
+    """A prompt file is missing or malformed (start-up)."""
+
+
+class PlanRejected(Exception):
+    """A plan failed deterministic validation; it never runs."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class ModelOutputInvalid(Exception):
+    """A model answered with something that failed schema or domain checks."""
+
+    def __init__(self, node: str, problem: str) -> None:
+        super().__init__(f"{node}: model output rejected: {problem}")
+        self.node = node
+        self.problem = problem
+
+
+class BindingError(Exception):
+    """A task argument could not be derived from earlier results."""
+
+    def __init__(self, name: str, hint: str) -> None:
+        super().__init__(f"cannot fill {name}: {hint}")
+        self.name = name

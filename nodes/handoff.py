@@ -1,0 +1,31 @@
+"""Escalations: an explicit request for a human, or a draft the reviewer keeps rejecting."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from nodes.approval import escalation_request
+
+
+def handoff(state: dict[str, Any]) -> dict[str, Any]:
+    request = escalation_request(
+        state["audit_id"], "customer asked for a human", (state["text"][:200],)
+    )
+    return {
+        "pending": {request.id: request.model_dump(mode="json")},
+        "trace": ["handoff: escalation"],
+    }
+
+
+def escalate_review(state: dict[str, Any]) -> dict[str, Any]:
+    feedback = tuple((state.get("review") or {}).get("feedback") or ())
+    request = escalation_request(state["audit_id"], "answer failed review twice", feedback)
+    return {
+        "pending": {request.id: request.model_dump(mode="json")},
+        "trace": ["review: escalate to a human"],
+    }
+
+
+def new_audit_id() -> str:
+    return "aud-" + uuid.uuid4().hex[:16]

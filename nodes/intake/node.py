@@ -1,0 +1,52 @@
+"""The intake node: understand the request and refuse what must never be planned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from nodes.context import SupportContext
+from nodes.contracts import Understanding
+from nodes.handoff import new_audit_id
+from nodes.intake.ownership import foreign_orders
+from nodes.intake.rules import understand
+from nodes.models.ladder import model_understanding
+
+REFUSE_BULK = (
+    "I can't change many orders or other customers' data at once; "
+    "please ask about one of your own orders at a time."
+)
+REFUSE_SCOPE = (
+    "I can help with your orders, deliveries, returns, refunds, account and our policies. "
+    "That request is outside what I can do."
+)
+
+
+async def intake(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    rules = understand(state["text"], ctx.product_names)
+    understanding = await model_understanding(ctx, state, rules)
+    refusal = await _refusal(ctx, state["user_id"], understanding)
+    return {
+        "audit_id": state.get("audit_id") or new_audit_id(),
+        "understanding": understanding.model_dump(mode="json"),
+        "refusal": refusal,
+        "trace": [
+            f"intake[{understanding.tier}]: intents={list(understanding.intents)}"
+            f" orders={list(understanding.slots.order_ids)}"
+            + (" injection-screened" if understanding.injection else "")
+        ],
+    }
+
+
+async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str | None:
+    if "bulk_modify" in u.intents:
+        return REFUSE_BULK
+    foreign = await foreign_orders(ctx.pool, user_id, u.slots.order_ids)
+    if foreign:
+        # Same words whether the order exists or not: nothing leaks.
+        return f"I can't find {', '.join(foreign)} among your orders, so I can't act on it."
+    if u.intents == ("out_of_scope",):
+        return REFUSE_SCOPE
+    return None

@@ -1,0 +1,29 @@
+"""Which of the mentioned orders belong to the session's customer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+async def foreign_orders(pool: Any, user_id: str, order_ids: Sequence[str]) -> list[str]:
+    """Order ids that do not exist or belong to someone else.
+
+    Both cases are answered the same way, so a customer cannot probe which
+    order ids exist.
+    """
+    if not order_ids:
+        return []
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT order_id FROM orders WHERE order_id = ANY(%s) AND user_id = %s",
+            (list(order_ids), user_id),
+        )
+        owned = {row["order_id"] for row in await cur.fetchall()}
+    return [o for o in order_ids if o not in owned]
+
+
+async def user_exists(pool: Any, user_id: str) -> bool:
+    async with pool.connection() as conn:
+        cur = await conn.execute("SELECT 1 FROM users WHERE user_id = %s", (user_id,))
+        return await cur.fetchone() is not None

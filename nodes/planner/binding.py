@@ -1,0 +1,88 @@
+"""Fill `bind:` markers in task args from the results of its dependencies.
+
+Results are untrusted tool output: values are only ever picked from known
+fields (an order's own items and payment, the account's own e-mail), never
+interpreted as instructions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nodes.errors import BindingError
+
+_ADDRESS = re.compile(
+    r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
+    r"\s*(?P<state>[A-Za-z]{2})\s+(?P<zip>\d{5})\s*(?:,\s*(?P<country>[A-Za-z ]+))?\s*$"
+)
+
+
+def bind_args(args: Mapping[str, Any], results: Mapping[str, Any]) -> dict[str, Any]:
+    """Resolve every `bind:<name>` value and split free-text addresses."""
+    docs = [_as_doc(v) for v in results.values()]
+    bound: dict[str, Any] = {}
+    for key, value in args.items():
+        if isinstance(value, str) and value.startswith("bind:"):
+            bound[key] = _resolve(value.removeprefix("bind:"), docs, results)
+        elif key == "address" and isinstance(value, str):
+            bound.update(parse_address(value))
+        else:
+            bound[key] = value
+    return bound
+
+
+def parse_address(text: str) -> dict[str, str]:
+    """'12 Oak St, Apt 4, Austin, TX 78701[, USA]' -> tau2 address fields."""
+    match = _ADDRESS.match(text)
+    if not match:
+        raise BindingError("address", "write the address as 'street, [unit,] city, ST 12345'")
+    parts = match.groupdict()
+    return {
+        "address1": parts["address1"],
+        "address2": parts["address2"] or "",
+        "city": parts["city"],
+        "state": parts["state"].upper(),
+        "country": (parts["country"] or "USA").strip(),
+        "zip": parts["zip"],
+    }
+
+
+def _resolve(name: str, docs: list[Any], results: Mapping[str, Any]) -> Any:
+    order = next((d for d in docs if isinstance(d, dict) and "order_id" in d), None)
+    user = next((d for d in docs if isinstance(d, dict) and "payment_methods" in d), None)
+    if name == "order_items" and order:
+        return [item["item_id"] for item in order.get("items", [])]
+    if name == "order_payment" and order and order.get("payment_history"):
+        return order["payment_history"][0]["payment_method_id"]
+    if name == "account_email" and user:
+        return user["email"]
+    if name == "user_payment" and user:
+        return next(iter(user["payment_methods"]))
+    if name == "summary":
+        return summarize_results(results)
+    raise BindingError(name, "the step it depends on returned nothing usable")
+
+
+def summarize_results(results: Mapping[str, Any]) -> str:
+    lines = []
+    for task_id, payload in results.items():
+        doc = _as_doc(payload)
+        if isinstance(doc, dict) and "order_id" in doc:
+            lines.append(f"Order {doc['order_id']}: {doc.get('status')}")
+        elif isinstance(doc, dict) and "tracking" in doc:
+            lines.append(f"Tracking: {json.dumps(doc['tracking'])[:300]}")
+        elif doc is not None and not (isinstance(doc, dict) and "email" in doc):
+            lines.append(f"{task_id}: {str(doc)[:300]}")
+    return "\n".join(lines) or "Your request has been processed."
+
+
+def _as_doc(payload: Any) -> Any:
+    if isinstance(payload, str):
+        try:
+            return json.loads(payload)
+        except ValueError:
+            return payload
+    return payload

@@ -1,0 +1,179 @@
+"""Rules-tier plan templates: intents + slots -> a DAG of tasks.
+
+Arguments that depend on earlier results (which items to return, where to
+send the e-mail) are left as `bind:` markers and filled in by
+`nodes.planner.binding` once the dependencies have succeeded, so the plan
+itself stays a pure function of the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from nodes.contracts import Plan, Task, Understanding
+
+WHY_LATE = "why_is_my_shipment_late"
+
+
+@dataclass
+class _Builder:
+    user_id: str
+    understanding: Understanding
+    tasks: list[Task] = field(default_factory=list)
+
+    def add(self, role: str, skill: str, args: dict[str, object], *deps: str, **kw: str) -> str:
+        task_id = f"t{len(self.tasks) + 1}"
+        self.tasks.append(
+            Task(id=task_id, role=role, skill=skill, args=args, depends_on=deps, **kw)
+        )
+        return task_id
+
+    def order_lookup(self, order_id: str) -> str:
+        for task in self.tasks:
+            if task.skill == "get_order_details_v1" and task.args.get("order_id") == order_id:
+                return task.id
+        return self.add("order_query", "get_order_details_v1", {"order_id": order_id})
+
+    @property
+    def orders(self) -> tuple[str, ...]:
+        return self.understanding.slots.order_ids
+
+
+def rules_plan(understanding: Understanding, user_id: str) -> Plan:
+    """Build the plan for every intent the rules tier understood."""
+    builder = _Builder(user_id, understanding)
+    for intent in understanding.intents:
+        _TEMPLATES.get(intent, _nothing)(builder)
+    if "notify" in understanding.intents:
+        _notify(builder)
+    return Plan(
+        tasks=tuple(builder.tasks), rationale="rules templates: " + ", ".join(understanding.intents)
+    )
+
+
+def _nothing(builder: _Builder) -> None:
+    return None
+
+
+def _order_status(b: _Builder) -> None:
+    if not b.orders:
+        b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
+    for order_id in b.orders:
+        b.order_lookup(order_id)
+
+
+def _track(b: _Builder) -> None:
+    if not b.orders:
+        b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
+    for order_id in b.orders:
+        b.add("logistics_analyst", "track_shipment_v1", {"order_id": order_id})
+
+
+def _delay(b: _Builder) -> None:
+    for order_id in b.orders:
+        b.add("logistics_analyst", "track_shipment_v1", {"order_id": order_id})
+        b.add("logistics_analyst", "calculate_eta_v1", {"order_id": order_id})
+        b.add(
+            "logistics_analyst",
+            "detect_delay_pattern_v1",
+            {"order_id": order_id},
+            question=WHY_LATE,
+        )
+    b.add(
+        "customer_support_rep",
+        "search_knowledge_v1",
+        {"query": "shipment delayed late delivery carrier"},
+        question=WHY_LATE,
+    )
+
+
+def _cancel(b: _Builder) -> None:
+    reason = b.understanding.slots.reason or "no longer needed"
+    for order_id in b.orders:
+        dep = b.order_lookup(order_id)
+        b.add(
+            "billing_specialist",
+            "cancel_pending_order_v1",
+            {"order_id": order_id, "reason": reason},
+            dep,
+        )
+
+
+def _return(b: _Builder) -> None:
+    for order_id in b.orders:
+        dep = b.order_lookup(order_id)
+        args = {
+            "order_id": order_id,
+            "item_ids": "bind:order_items",
+            "payment_method_id": "bind:order_payment",
+        }
+        b.add("billing_specialist", "return_delivered_order_items_v1", args, dep)
+
+
+def _modify(b: _Builder) -> None:
+    slots = b.understanding.slots
+    for order_id in b.orders:
+        dep = b.order_lookup(order_id)
+        if slots.address:
+            args = {"order_id": order_id, "address": slots.address}
+            b.add("billing_specialist", "modify_pending_order_address_v1", args, dep)
+        elif slots.payment_method:
+            args = {"order_id": order_id, "payment_method_id": "bind:user_payment"}
+            user = b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
+            b.add("billing_specialist", "modify_pending_order_payment_v1", args, dep, user)
+
+
+def _update_account(b: _Builder) -> None:
+    if b.understanding.slots.address:
+        args = {"user_id": b.user_id, "address": b.understanding.slots.address}
+        b.add("billing_specialist", "modify_user_address_v1", args)
+    else:
+        b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
+
+
+def _policy(b: _Builder) -> None:
+    b.add("customer_support_rep", "search_knowledge_v1", {"query": b.understanding.text})
+
+
+def _product(b: _Builder) -> None:
+    b.add("order_query", "list_all_product_types_v1", {})
+
+
+def _exchange(b: _Builder) -> None:
+    for order_id in b.orders:
+        b.order_lookup(order_id)
+    b.add(
+        "customer_support_rep", "search_knowledge_v1", {"query": "exchange delivered items policy"}
+    )
+
+
+def _notify(b: _Builder) -> None:
+    deps = tuple(t.id for t in b.tasks)
+    recipient = (
+        b.understanding.slots.emails[0] if b.understanding.slots.emails else "bind:account_email"
+    )
+    if recipient == "bind:account_email":
+        deps = (*deps, b.add("order_query", "get_user_details_v1", {"user_id": b.user_id}))
+    args = {
+        "user_id": b.user_id,
+        "recipient": recipient,
+        "subject": "Your request",
+        "body": "bind:summary",
+    }
+    b.add("notifier", "send_notification_v1", args, *deps)
+
+
+_TEMPLATES: dict[str, Callable[[_Builder], None]] = {
+    "order_status": _order_status,
+    "refund_status": _order_status,
+    "track_shipment": _track,
+    "delay_complaint": _delay,
+    "cancel_order": _cancel,
+    "return_items": _return,
+    "modify_order": _modify,
+    "update_account": _update_account,
+    "policy_question": _policy,
+    "product_info": _product,
+    "exchange_items": _exchange,
+}

@@ -1,0 +1,67 @@
+"""Deterministic plan validation: a plan that fails here never runs.
+
+Model-made and rules-made plans pass the same checks, so a model can never
+widen what may run: unknown skills, skills outside the assigned role's
+whitelist, dangling or cyclic dependencies, and forbidden operations are
+rejected with typed errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from nodes.contracts import Plan
+from nodes.errors import PlanRejected
+from skills.roles import RoleSpec
+
+MAX_TASKS = 12
+FORBIDDEN_ARGS = ("user_ids", "order_ids", "all", "where", "sql", "filter")
+
+
+def validate_plan(
+    plan: Plan, roles: Mapping[str, RoleSpec], known_skills: frozenset[str], user_id: str
+) -> Plan:
+    """Return the plan unchanged, or raise `PlanRejected` naming the first problem."""
+    if len(plan.tasks) > MAX_TASKS:
+        raise PlanRejected("too_many_tasks", f"plan has {len(plan.tasks)} tasks (max {MAX_TASKS})")
+    ids = [t.id for t in plan.tasks]
+    if len(set(ids)) != len(ids):
+        raise PlanRejected("duplicate_task", "plan repeats a task id")
+    for task in plan.tasks:
+        if task.skill not in known_skills:
+            raise PlanRejected("unknown_skill", f"{task.id}: unknown skill {task.skill}")
+        role = roles.get(task.role)
+        if role is None:
+            raise PlanRejected("unknown_role", f"{task.id}: unknown role {task.role}")
+        if task.skill not in role.execute or task.skill in role.deny:
+            raise PlanRejected(
+                "not_whitelisted", f"{task.id}: {task.skill} not registered for role {task.role}"
+            )
+        for dep in task.depends_on:
+            if dep not in ids:
+                raise PlanRejected("unknown_dependency", f"{task.id}: depends on unknown {dep}")
+        _check_scope(task.id, task.args, user_id)
+    _check_acyclic(plan)
+    return plan
+
+
+def _check_scope(task_id: str, args: Mapping[str, object], user_id: str) -> None:
+    # Bulk selectors and another customer's id are forbidden operations.
+    for key in FORBIDDEN_ARGS:
+        if key in args:
+            raise PlanRejected("forbidden", f"{task_id}: bulk argument {key!r} is not allowed")
+    owner = args.get("user_id")
+    if owner is not None and owner != user_id:
+        raise PlanRejected("forbidden", f"{task_id}: touches another customer's data")
+
+
+def _check_acyclic(plan: Plan) -> None:
+    deps = {t.id: set(t.depends_on) for t in plan.tasks}
+    done: set[str] = set()
+    while deps:
+        ready = [t for t, d in deps.items() if d <= done]
+        if not ready:
+            raise PlanRejected("cycle", f"dependency cycle among {sorted(deps)}")
+        for task_id in ready:
+            done.add(task_id)
+            del deps[task_id]

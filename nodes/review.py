@@ -1,0 +1,68 @@
+"""The reviewer: every stated fact traceable, no unmasked PII, policy kept.
+
+It sends the draft back with feedback naming the offending text, at most
+`max_revisions` times; after that the run escalates to a human.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from nodes.context import SupportContext
+from nodes.contracts import ReviewVerdict
+from nodes.intake.rules import EMAIL
+
+FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
+CLAIMS = {
+    "cancelled": "cancel_pending_order_v1",
+    "return is requested": "return_delivered_order_items_v1",
+    "exchange is requested": "exchange_delivered_order_items_v1",
+    "notification was sent": "send_notification_v1",
+}
+
+
+def check(draft: str, state: dict[str, Any]) -> ReviewVerdict:
+    evidence = json.dumps(
+        [state.get("outcomes"), state.get("text"), state.get("decisions"), state.get("refusal")],
+        default=str,
+        ensure_ascii=False,
+    )
+    feedback = [
+        f"untraceable fact: {fact}"
+        for fact in FACTS.findall(draft)
+        if fact.lstrip("$") not in evidence
+    ]
+    feedback += [f"unmasked PII: {email}" for email in EMAIL.findall(draft) if "***@" not in email]
+    succeeded = {
+        o["skill"] for o in (state.get("outcomes") or {}).values() if o["status"] == "succeeded"
+    }
+    for claim, skill in CLAIMS.items():
+        if claim in draft and skill not in succeeded and not state.get("refusal"):
+            feedback.append(f"claim without a successful step: {claim}")
+    return ReviewVerdict(approved=not feedback, feedback=tuple(feedback))
+
+
+async def review(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    verdict = check(state.get("draft") or "", state)
+    revisions = int(state.get("revisions") or 0) + (0 if verdict.approved else 1)
+    return {
+        "review": verdict.model_dump(mode="json"),
+        "revisions": revisions,
+        "trace": [f"review: {'approved' if verdict.approved else list(verdict.feedback)}"],
+    }
+
+
+def respond(state: dict[str, Any]) -> dict[str, Any]:
+    """Publish the reviewed draft and the run's final status."""
+    outcomes = (state.get("outcomes") or {}).values()
+    if state.get("refusal"):
+        status = "refused"
+    elif outcomes and not any(o["status"] == "succeeded" for o in outcomes):
+        status = "failed"
+    else:
+        status = "completed"
+    return {"answer": state.get("draft") or "", "status": status, "trace": [f"respond: {status}"]}

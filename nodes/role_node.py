@@ -1,0 +1,126 @@
+"""One factory builds every role node from its role file.
+
+A role node runs exactly one task per invocation (`Send` fans tasks out) and
+reaches skills only through the skill runtime, which re-checks the role's
+whitelist on every call: a skill the role file does not grant is never bound
+here and cannot run even if a plan or a model names it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from nodes.context import SupportContext
+from nodes.contracts import ApprovalRequest, Task, TaskOutcome
+from nodes.errors import BindingError
+from nodes.planner.binding import bind_args
+from skills.contract import Approval, SkillRequest, SkillResult
+from skills.errors import ApprovalRequired, PermissionDeniedError
+from skills.roles import RoleSpec
+
+RoleNode = Callable[
+    [dict[str, Any], RunnableConfig, Runtime[SupportContext]], Awaitable[dict[str, Any]]
+]
+
+
+def node_name(role: str) -> str:
+    return f"role_{role}"
+
+
+def make_role_node(spec: RoleSpec) -> RoleNode:
+    """Build the node for one role; its whitelist is the role file's."""
+
+    async def role_node(
+        inp: dict[str, Any], config: RunnableConfig, runtime: Runtime[SupportContext]
+    ) -> dict[str, Any]:
+        task = Task.model_validate(inp["task"])
+        thread_id = str(config.get("configurable", {}).get("thread_id", "adhoc"))
+        try:
+            request = _request(spec.name, task, inp, thread_id)
+        except BindingError as exc:
+            return _outcome(task, "failed", error_code="binding_error", error=str(exc))
+        try:
+            result: SkillResult = await runtime.context.runtime.call(request)
+        except ApprovalRequired as signal:
+            return _awaiting(task, inp, request, signal)
+        except PermissionDeniedError as exc:
+            return _outcome(task, "failed", error_code=exc.code, error=str(exc))
+        status = "succeeded" if result.ok else "failed"
+        return _outcome(
+            task,
+            status,
+            payload=result.payload,
+            error_code=result.error_code,
+            error=result.error_message,
+            notice=result.notice,
+        )
+
+    role_node.__name__ = node_name(spec.name)
+    return role_node
+
+
+def _request(role: str, task: Task, inp: dict[str, Any], thread_id: str) -> SkillRequest:
+    grant = inp.get("grant")
+    args = grant["args"] if grant else bind_args(task.args, inp.get("results") or {})
+    approval = (
+        Approval(
+            approval_id=grant["approval_id"], skill_id=task.skill, args_hash=grant["args_hash"]
+        )
+        if grant
+        else None
+    )
+    return SkillRequest(
+        skill_id=task.skill,
+        args=args,
+        role=role,
+        user_id=inp["user_id"],
+        thread_id=thread_id,
+        run_id=inp["audit_id"],
+        task_id=task.id,
+        node=node_name(role),
+        audit_id=inp["audit_id"],
+        approval=approval,
+    )
+
+
+def _awaiting(
+    task: Task, inp: dict[str, Any], request: SkillRequest, signal: ApprovalRequired
+) -> dict[str, Any]:
+    # The id is derived from the call, so a re-executed node asks the same
+    # question instead of a new one.
+    request_id = (
+        "apr-"
+        + uuid.uuid5(uuid.NAMESPACE_URL, f"{inp['audit_id']}/{task.id}/{signal.args_hash}").hex[:12]
+    )
+    pending = ApprovalRequest(
+        id=request_id,
+        kind="approval",
+        task_id=task.id,
+        skill=task.skill,
+        risk="high",
+        args=signal.args,
+        args_hash=signal.args_hash,
+        reason=signal.reason,
+        evidence=tuple(f"{k}={v}" for k, v in sorted((inp.get("results") or {}).items()))[:3],
+        audit_id=inp["audit_id"],
+    )
+    out = _outcome(task, "awaiting_approval", error=signal.reason)
+    out["pending"] = {request_id: pending.model_dump(mode="json")}
+    out["grants"] = {task.id: None}
+    del request
+    return out
+
+
+def _outcome(task: Task, status: str, **fields: Any) -> dict[str, Any]:
+    outcome = TaskOutcome(
+        task_id=task.id, skill=task.skill, role=task.role, status=status, **fields
+    )  # type: ignore[arg-type]
+    return {
+        "outcomes": {task.id: outcome.model_dump(mode="json")},
+        "trace": [f"{node_name(task.role)}: {task.id} {task.skill} -> {status}"],
+    }
