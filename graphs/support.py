@@ -8,7 +8,6 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from graphs.state import SupportInput, SupportState, TaskInput
 from nodes.approval import approval
 from nodes.arbitrate import arbitrate
 from nodes.compose import compose
@@ -21,6 +20,7 @@ from nodes.refine import refine
 from nodes.review import respond, review
 from nodes.role_node import make_role_node, node_name
 from nodes.routing import after_intake, after_planner, after_review, when_nothing_ready
+from nodes.state import SupportInput, SupportState, TaskInput
 from skills.roles import RoleSpec
 
 MAX_ROUNDS = 2
@@ -65,7 +65,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     return g
 
 
-def fan_out(state: dict[str, Any]) -> list[Send] | str:
+def fan_out(state: SupportState) -> list[Send] | str:
     """`Send` every ready task to its role node; otherwise pick the next step."""
     ready = ready_tasks(state)
     if ready:
@@ -73,5 +73,5 @@ def fan_out(state: dict[str, Any]) -> list[Send] | str:
     return when_nothing_ready(state, MAX_ROUNDS)
 
 
-def route_review(state: dict[str, Any]) -> str:
+def route_review(state: SupportState) -> str:
     return after_review(state, MAX_REVISIONS)

@@ -13,22 +13,21 @@ import json
 import uuid
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
+from nodes.state import SupportState
 from skills.hashing import args_hash
 
 
-async def approval(
-    state: dict[str, Any], config: RunnableConfig, runtime: Runtime[SupportContext]
-) -> dict[str, Any]:
+async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     pending = [ApprovalRequest.model_validate(p) for p in (state.get("pending") or {}).values()]
     if not pending:
         return {}
-    thread_id = str(config.get("configurable", {}).get("thread_id", "adhoc"))
+    thread_id = str(get_config().get("configurable", {}).get("thread_id", "adhoc"))
     await record_requests(runtime.context.pool, thread_id, pending)
     answer = interrupt([p.model_dump(mode="json") for p in pending])
     decisions = parse_decisions(answer, pending)

@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, Proposal, TaskOutcome
+from nodes.state import SupportState
 
 ADOPT = 0.9
 DISSENT = 0.6
@@ -43,7 +44,7 @@ def decide(question: str, proposals: list[Proposal]) -> Decision:
     )
 
 
-def proposals_by_question(state: dict[str, Any]) -> dict[str, list[Proposal]]:
+def proposals_by_question(state: SupportState) -> dict[str, list[Proposal]]:
     plan = Plan.model_validate(state.get("plan") or {})
     outcomes = state.get("outcomes") or {}
     grouped: dict[str, list[Proposal]] = defaultdict(list)
@@ -74,7 +75,7 @@ def to_proposal(question: str, outcome: TaskOutcome) -> Proposal:
     )
 
 
-async def arbitrate(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def arbitrate(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     decisions = [decide(q, ps) for q, ps in proposals_by_question(state).items()]
     async with runtime.context.pool.connection() as conn:
         for d in decisions:

@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
 from nodes.intake.rules import mask_pii
+from nodes.state import SupportState
 
 _DONE = {
     "cancel_pending_order_v1": "Order {order_id} is now cancelled; the refund goes back to the original payment.",
@@ -28,7 +29,7 @@ _DONE = {
 }  # fmt: skip
 
 
-async def compose(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     review = ReviewVerdict.model_validate(state["review"]) if state.get("review") else None
     sentences = compose_sentences(state)
     if review and not review.approved:
@@ -37,7 +38,7 @@ async def compose(state: dict[str, Any], runtime: Runtime[SupportContext]) -> di
     return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
 
 
-def compose_sentences(state: dict[str, Any]) -> list[str]:
+def compose_sentences(state: SupportState) -> list[str]:
     if state.get("refusal"):
         return [str(state["refusal"])]
     plan = Plan.model_validate(state.get("plan") or {})

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
 from skills.roles import RoleSpec
 
@@ -23,7 +24,7 @@ class SupportContext:
     registry: SkillRegistry
     roles: Mapping[str, RoleSpec]
     pool: Any
-    models: Any = None  # nodes.models.ModelTiers
+    models: ModelTiers | None = None
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     max_revisions: int = 2
     max_rounds: int = 2

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from nodes.contracts import Plan, Task, TaskOutcome
+from nodes.state import SupportState
 
 DONE = frozenset({"succeeded", "failed", "rejected", "skipped"})
 
 
-def ready_tasks(state: dict[str, Any]) -> list[Task]:
+def ready_tasks(state: SupportState) -> list[Task]:
     """Tasks not yet run (or approved since) whose dependencies all succeeded."""
     plan = Plan.model_validate(state.get("plan") or {})
     outcomes = state.get("outcomes") or {}
@@ -24,7 +25,7 @@ def ready_tasks(state: dict[str, Any]) -> list[Task]:
     return ready
 
 
-def blocked_tasks(state: dict[str, Any]) -> list[Task]:
+def blocked_tasks(state: SupportState) -> list[Task]:
     """Tasks that can never run because a dependency ended without success."""
     plan = Plan.model_validate(state.get("plan") or {})
     outcomes = state.get("outcomes") or {}
@@ -36,7 +37,7 @@ def blocked_tasks(state: dict[str, Any]) -> list[Task]:
     ]
 
 
-def dispatch(state: dict[str, Any]) -> dict[str, Any]:
+def dispatch(state: SupportState) -> dict[str, Any]:
     """Mark tasks whose dependencies failed as skipped; the router sends the rest."""
     skipped = {
         t.id: TaskOutcome(
@@ -53,7 +54,7 @@ def dispatch(state: dict[str, Any]) -> dict[str, Any]:
     return {"outcomes": skipped, "trace": [f"dispatch: ready={ready} skipped={sorted(skipped)}"]}
 
 
-def task_input(state: dict[str, Any], task: Task) -> dict[str, Any]:
+def task_input(state: SupportState, task: Task) -> dict[str, Any]:
     """The payload `Send` carries to the role node for one task."""
     outcomes = state.get("outcomes") or {}
     return {

@@ -9,6 +9,10 @@ class PromptConfigError(RoleConfigError):
     """A prompt file is missing or malformed (start-up)."""
 
 
+class ModelConfigError(RoleConfigError):
+    """The model environment variables are inconsistent (start-up)."""
+
+
 class PlanRejected(Exception):
     """A plan failed deterministic validation; it never runs."""
 

@@ -6,9 +6,10 @@ import uuid
 from typing import Any
 
 from nodes.approval import escalation_request
+from nodes.state import SupportState
 
 
-def handoff(state: dict[str, Any]) -> dict[str, Any]:
+def handoff(state: SupportState) -> dict[str, Any]:
     request = escalation_request(
         state["audit_id"], "customer asked for a human", (state["text"][:200],)
     )
@@ -18,7 +19,7 @@ def handoff(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def escalate_review(state: dict[str, Any]) -> dict[str, Any]:
+def escalate_review(state: SupportState) -> dict[str, Any]:
     feedback = tuple((state.get("review") or {}).get("feedback") or ())
     request = escalation_request(state["audit_id"], "answer failed review twice", feedback)
     return {

@@ -15,19 +15,20 @@ from langgraph.runtime import Runtime
 from nodes.approval import escalation_request
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Task, TaskOutcome
+from nodes.state import SupportState
 
 TRANSIENT = frozenset({"timeout", "network_error", "http_error", "circuit_open", "skill_error"})
 MAX_ATTEMPTS = 2
 GOOD_HISTORY = 0.8
 
 
-def refinable(state: dict[str, Any]) -> list[TaskOutcome]:
+def refinable(state: SupportState) -> list[TaskOutcome]:
     """Failed tasks whose failure is transient (worth another attempt)."""
     outcomes = [TaskOutcome.model_validate(o) for o in (state.get("outcomes") or {}).values()]
     return [o for o in outcomes if o.status == "failed" and o.error_code in TRANSIENT]
 
 
-async def refine(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     ctx = runtime.context
     rounds = int(state.get("rounds") or 0) + 1
     failed = refinable(state)

@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
 from nodes.intake.rules import EMAIL
+from nodes.state import SupportState
 
 FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
 CLAIMS = {
@@ -25,7 +26,7 @@ CLAIMS = {
 }
 
 
-def check(draft: str, state: dict[str, Any]) -> ReviewVerdict:
+def check(draft: str, state: SupportState) -> ReviewVerdict:
     evidence = json.dumps(
         [state.get("outcomes"), state.get("text"), state.get("decisions"), state.get("refusal")],
         default=str,
@@ -46,7 +47,7 @@ def check(draft: str, state: dict[str, Any]) -> ReviewVerdict:
     return ReviewVerdict(approved=not feedback, feedback=tuple(feedback))
 
 
-async def review(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def review(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     verdict = check(state.get("draft") or "", state)
     revisions = int(state.get("revisions") or 0) + (0 if verdict.approved else 1)
     return {
@@ -56,7 +57,7 @@ async def review(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dic
     }
 
 
-def respond(state: dict[str, Any]) -> dict[str, Any]:
+def respond(state: SupportState) -> dict[str, Any]:
     """Publish the reviewed draft and the run's final status."""
     outcomes = (state.get("outcomes") or {}).values()
     if state.get("refusal"):

@@ -9,23 +9,26 @@ here and cannot run even if a plan or a model names it.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import ApprovalRequest, Task, TaskOutcome
+from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
 from nodes.errors import BindingError
 from nodes.planner.binding import bind_args
+from nodes.state import TaskInput
 from skills.contract import Approval, SkillRequest, SkillResult
 from skills.errors import ApprovalRequired, PermissionDeniedError
 from skills.roles import RoleSpec
 
-RoleNode = Callable[
-    [dict[str, Any], RunnableConfig, Runtime[SupportContext]], Awaitable[dict[str, Any]]
-]
+
+class RoleNode(Protocol):
+    def __call__(
+        self, state: TaskInput, *, runtime: Runtime[SupportContext]
+    ) -> Coroutine[Any, Any, dict[str, Any]]: ...
 
 
 def node_name(role: str) -> str:
@@ -35,11 +38,10 @@ def node_name(role: str) -> str:
 def make_role_node(spec: RoleSpec) -> RoleNode:
     """Build the node for one role; its whitelist is the role file's."""
 
-    async def role_node(
-        inp: dict[str, Any], config: RunnableConfig, runtime: Runtime[SupportContext]
-    ) -> dict[str, Any]:
+    async def role_node(state: TaskInput, *, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+        inp = state
         task = Task.model_validate(inp["task"])
-        thread_id = str(config.get("configurable", {}).get("thread_id", "adhoc"))
+        thread_id = str(get_config().get("configurable", {}).get("thread_id", "adhoc"))
         try:
             request = _request(spec.name, task, inp, thread_id)
         except BindingError as exc:
@@ -50,7 +52,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
             return _awaiting(task, inp, request, signal)
         except PermissionDeniedError as exc:
             return _outcome(task, "failed", error_code=exc.code, error=str(exc))
-        status = "succeeded" if result.ok else "failed"
+        status: TaskStatus = "succeeded" if result.ok else "failed"
         return _outcome(
             task,
             status,
@@ -64,7 +66,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
     return role_node
 
 
-def _request(role: str, task: Task, inp: dict[str, Any], thread_id: str) -> SkillRequest:
+def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequest:
     grant = inp.get("grant")
     args = grant["args"] if grant else bind_args(task.args, inp.get("results") or {})
     approval = (
@@ -89,7 +91,7 @@ def _request(role: str, task: Task, inp: dict[str, Any], thread_id: str) -> Skil
 
 
 def _awaiting(
-    task: Task, inp: dict[str, Any], request: SkillRequest, signal: ApprovalRequired
+    task: Task, inp: TaskInput, request: SkillRequest, signal: ApprovalRequired
 ) -> dict[str, Any]:
     # The id is derived from the call, so a re-executed node asks the same
     # question instead of a new one.
@@ -116,10 +118,10 @@ def _awaiting(
     return out
 
 
-def _outcome(task: Task, status: str, **fields: Any) -> dict[str, Any]:
+def _outcome(task: Task, status: TaskStatus, **fields: Any) -> dict[str, Any]:
     outcome = TaskOutcome(
         task_id=task.id, skill=task.skill, role=task.role, status=status, **fields
-    )  # type: ignore[arg-type]
+    )
     return {
         "outcomes": {task.id: outcome.model_dump(mode="json")},
         "trace": [f"{node_name(task.role)}: {task.id} {task.skill} -> {status}"],

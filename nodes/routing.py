@@ -5,15 +5,16 @@ The graph file maps these answers onto edges; the reasoning lives here.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from nodes.arbitrate import proposals_by_question
 from nodes.refine import refinable
+from nodes.state import SupportState
 
 NextAfterDispatch = Literal["approval", "refine", "arbitrate", "compose"]
 
 
-def after_intake(state: dict[str, Any]) -> Literal["compose", "handoff", "planner"]:
+def after_intake(state: SupportState) -> Literal["compose", "handoff", "planner"]:
     if state.get("refusal"):
         return "compose"
     if "human_handoff" in (state.get("understanding") or {}).get("intents", []):
@@ -21,11 +22,11 @@ def after_intake(state: dict[str, Any]) -> Literal["compose", "handoff", "planne
     return "planner"
 
 
-def after_planner(state: dict[str, Any]) -> Literal["compose", "dispatch"]:
+def after_planner(state: SupportState) -> Literal["compose", "dispatch"]:
     return "compose" if state.get("refusal") else "dispatch"
 
 
-def when_nothing_ready(state: dict[str, Any], max_rounds: int) -> NextAfterDispatch:
+def when_nothing_ready(state: SupportState, max_rounds: int) -> NextAfterDispatch:
     if state.get("pending"):
         return "approval"
     if refinable(state) and int(state.get("rounds") or 0) <= max_rounds:
@@ -38,7 +39,7 @@ def when_nothing_ready(state: dict[str, Any], max_rounds: int) -> NextAfterDispa
 
 
 def after_review(
-    state: dict[str, Any], max_revisions: int
+    state: SupportState, max_revisions: int
 ) -> Literal["respond", "compose", "escalate"]:
     if (state.get("review") or {}).get("approved") or state.get("human_reply"):
         return "respond"

@@ -30,6 +30,10 @@ class RoleConfigError(ConfigurationError):
     """A role file or the permission matrix is inconsistent."""
 
 
+class KnowledgeConfigError(ConfigurationError):
+    """A knowledge partition or document file is malformed."""
+
+
 # --- runtime failures ----------------------------------------------------------
 
 
@@ -108,6 +112,44 @@ class CircuitOpenError(SkillError):
         self.retry_in = retry_in
 
 
+class UnknownSkill(SkillError):
+    """No loaded package has this skill id (or name)."""
+
+    code = "unknown_skill"
+
+    def __init__(self, skill_id: str) -> None:
+        super().__init__(f"unknown skill {skill_id}; list the catalog's skills", skill=skill_id)
+        self.skill_id = skill_id
+
+
+class KnowledgeUnavailable(SkillError):
+    """The skill needs a knowledge partition the calling role cannot read."""
+
+    code = "knowledge_unavailable"
+
+
+class IdempotencyInProgress(SkillError):
+    """Another caller holds this idempotency key and has not finished."""
+
+    code = "idempotency_in_progress"
+
+
+class RecordNotFound(DomainError):
+    """A retail record (order, user, product, item, shipment) does not exist."""
+
+    code = "not_found"
+
+
+class OwnershipError(DomainError):
+    """The record belongs to another customer than the session's; nothing about it is shown."""
+
+    code = "not_owner"
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"this {kind} is not on your account; ask about your own {kind}s")
+        self.kind = kind
+
+
 # --- control signals -----------------------------------------------------------
 
 
@@ -117,6 +159,12 @@ class ApprovalRequired(Exception):
     def __init__(self, skill_id: str, args: dict[str, Any], args_hash: str, reason: str) -> None:
         super().__init__(f"{skill_id} needs approval: {reason}")
         self.skill_id = skill_id
-        self.args = args
+        self.call_args = dict(args)
         self.args_hash = args_hash
         self.reason = reason
+
+    # BaseException.args coerces any assignment to a tuple (a dict became a
+    # tuple of its keys), so the call's arguments are exposed read-only here.
+    @property
+    def args(self) -> dict[str, Any]:  # type: ignore[override]
+        return self.call_args

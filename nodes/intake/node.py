@@ -12,6 +12,7 @@ from nodes.handoff import new_audit_id
 from nodes.intake.ownership import foreign_orders
 from nodes.intake.rules import understand
 from nodes.models.ladder import model_understanding
+from nodes.state import SupportState
 
 REFUSE_BULK = (
     "I can't change many orders or other customers' data at once; "
@@ -23,7 +24,7 @@ REFUSE_SCOPE = (
 )
 
 
-async def intake(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     ctx = runtime.context
     rules = understand(state["text"], ctx.product_names)
     understanding = await model_understanding(ctx, state, rules)

@@ -19,7 +19,7 @@ EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 PAYMENT_ID = re.compile(r"\b((?:gift_card|credit_card|paypal)_\d+)\b")
 ADDRESS = re.compile(r"\b(?:to|at)\s+(\d+\s+[A-Za-z][\w .'-]*?(?:,\s*[\w .'-]+){1,4}?\s*\d{5})\b")
 CJK = re.compile(r"[\u4e00-\u9fff]")
-PHONE = re.compile(r"(?<!\d)(?:\+?\d[\d -]{8,}\d)(?!\d)")
+PHONE = re.compile(r"(?<![\w])(?:\+\d{1,3}[ -]?)?\(?\d{3}\)?[ -]\d{3}[ -]\d{4}(?!\d)")
 CARD = re.compile(r"(?<!\d)\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?!\d)")
 
 # Ordered so that more specific intents are not swallowed by general ones.
@@ -97,12 +97,15 @@ def extract_slots(text: str, intents: Iterable[str], product_names: Iterable[str
 def _resolve_overlaps(found: list[Intent], lowered: str) -> list[Intent]:
     # "refund" inside a return/cancel request is part of that request, not a
     # question about an existing refund.
-    if "refund_status" in found and ({"return_items", "cancel_order"} & set(found)):
-        if not re.search(
-            r"\b(?:status|where)\b.*\brefund|\brefund\b.*\b(?:status|yet)\b|退款.*(?:到|进度)",
-            lowered,
-        ):
-            found.remove("refund_status")
+    asks_about_refund = re.search(
+        r"\b(?:status|where)\b.*\brefund|\brefund\b.*\b(?:status|yet)\b|退款.*(?:到|进度)", lowered
+    )
+    if (
+        "refund_status" in found
+        and {"return_items", "cancel_order"} & set(found)
+        and not asks_about_refund
+    ):
+        found.remove("refund_status")
     # An address change on an order is not an account update unless asked.
     if "modify_order" in found and "update_account" in found and "account" not in lowered:
         found.remove("update_account")

@@ -11,9 +11,10 @@ from nodes.contracts import Plan, Understanding
 from nodes.errors import PlanRejected
 from nodes.planner.templates import rules_plan
 from nodes.planner.validate import validate_plan
+from nodes.state import SupportState
 
 
-async def planner(state: dict[str, Any], runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     ctx = runtime.context
     understanding = Understanding.model_validate(state["understanding"])
     plan = rules_plan(understanding, state["user_id"])
@@ -28,5 +29,5 @@ async def planner(state: dict[str, Any], runtime: Runtime[SupportContext]) -> di
     return {"plan": plan.model_dump(mode="json"), "rounds": 0, "trace": [f"planner: {steps}"]}
 
 
-def plan_of(state: dict[str, Any]) -> Plan:
+def plan_of(state: SupportState) -> Plan:
     return Plan.model_validate(state.get("plan") or {})

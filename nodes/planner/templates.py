@@ -8,7 +8,7 @@ itself stays a pure function of the request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from nodes.contracts import Plan, Task, Understanding
@@ -22,10 +22,10 @@ class _Builder:
     understanding: Understanding
     tasks: list[Task] = field(default_factory=list)
 
-    def add(self, role: str, skill: str, args: dict[str, object], *deps: str, **kw: str) -> str:
+    def add(self, role: str, skill: str, args: Mapping[str, object], *deps: str, **kw: str) -> str:
         task_id = f"t{len(self.tasks) + 1}"
         self.tasks.append(
-            Task(id=task_id, role=role, skill=skill, args=args, depends_on=deps, **kw)
+            Task(id=task_id, role=role, skill=skill, args=dict(args), depends_on=deps, **kw)
         )
         return task_id
 
@@ -149,18 +149,16 @@ def _exchange(b: _Builder) -> None:
 
 
 def _notify(b: _Builder) -> None:
+    # Without an explicit address the skill writes to the account's own
+    # e-mail (medium risk); any other recipient needs an approval.
     deps = tuple(t.id for t in b.tasks)
-    recipient = (
-        b.understanding.slots.emails[0] if b.understanding.slots.emails else "bind:account_email"
-    )
-    if recipient == "bind:account_email":
-        deps = (*deps, b.add("order_query", "get_user_details_v1", {"user_id": b.user_id}))
-    args = {
+    args: dict[str, object] = {
         "user_id": b.user_id,
-        "recipient": recipient,
         "subject": "Your request",
         "body": "bind:summary",
     }
+    if b.understanding.slots.emails:
+        args["recipient"] = b.understanding.slots.emails[0]
     b.add("notifier", "send_notification_v1", args, *deps)
 
 

@@ -1,4 +1,4 @@
-"""Graph state of the support graph.
+"""Graph state of the support graph (the contract between its nodes).
 
 Values are plain JSON-shaped data (the `nodes.contracts` models dumped with
 `model_dump(mode="json")`), so any checkpointer — ours, or the one

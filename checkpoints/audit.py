@@ -1,0 +1,110 @@
+"""The audit trail: one `audit_events` row per skill call, read back by audit id.
+
+Writing and reading live together so the column list is spelled once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import DictRow
+from psycopg.types.json import Jsonb
+
+from checkpoints.errors import NotFound
+
+_COLUMNS = (
+    "audit_id",
+    "thread_id",
+    "step",
+    "node",
+    "role",
+    "skill",
+    "version",
+    "args_hash",
+    "status",
+    "error_code",
+    "retries",
+    "duration_ms",
+    "breaker_state",
+    "approval_id",
+    "detail",
+)
+
+
+@dataclass(frozen=True)
+class AuditEvent:
+    """One row to append to `audit_events`."""
+
+    audit_id: str
+    status: str
+    thread_id: str | None = None
+    step: int = 0
+    node: str | None = None
+    role: str | None = None
+    skill: str | None = None
+    version: str | None = None
+    args_hash: str | None = None
+    error_code: str | None = None
+    retries: int = 0
+    duration_ms: int = 0
+    breaker_state: str | None = None
+    approval_id: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """A stored event, with its position and time."""
+
+    id: int
+    created_at: datetime
+    event: AuditEvent
+
+
+async def record_event(conn: psycopg.AsyncConnection[DictRow], event: AuditEvent) -> int:
+    """Append one event; return its row id."""
+    values = [getattr(event, name) for name in _COLUMNS]
+    values[-1] = Jsonb(dict(event.detail), dumps=_dumps)
+    placeholders = ", ".join(["%s"] * len(_COLUMNS))
+    cur = await conn.execute(
+        f"INSERT INTO audit_events ({', '.join(_COLUMNS)}) VALUES ({placeholders}) RETURNING id",
+        values,
+    )
+    row = await cur.fetchone()
+    assert row is not None  # INSERT ... RETURNING always yields the row
+    return int(row["id"])
+
+
+async def fetch_audit_chain(
+    conn: psycopg.AsyncConnection[DictRow], audit_id: str
+) -> list[AuditRecord]:
+    """Every event of one audit id, in the order it was written.
+
+    Raises `NotFound` when the id has no events, so callers never mistake a
+    typo for an empty run.
+    """
+    cur = await conn.execute(
+        f"SELECT id, created_at, {', '.join(_COLUMNS)} FROM audit_events"
+        " WHERE audit_id = %s ORDER BY id",
+        (audit_id,),
+    )
+    rows = await cur.fetchall()
+    if not rows:
+        raise NotFound(
+            f"no audit events for audit id {audit_id!r}; check the id printed with the run's result"
+        )
+    return [_record(row) for row in rows]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, default=str)
+
+
+def _record(row: DictRow) -> AuditRecord:
+    fields = {name: row[name] for name in _COLUMNS}
+    return AuditRecord(id=int(row["id"]), created_at=row["created_at"], event=AuditEvent(**fields))

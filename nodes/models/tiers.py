@@ -1,0 +1,127 @@
+"""The configured chat models, one per tier, built once at an entry point.
+
+With no model configured the object is empty and every node runs its rules
+tier; nothing else in the system has to know whether a model exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from langchain_core.language_models import BaseChatModel
+
+from nodes.errors import ModelConfigError
+from nodes.models.prompts import Prompts, load_prompts
+
+ModelTier = Literal["small", "large"]
+LADDER: tuple[ModelTier, ...] = ("large", "small")
+DEFAULT_TIMEOUT_S = 30.0
+NO_MODEL_NOTICE = (
+    "no model configured (ROLEGRAPH_MODEL_SMALL/LARGE unset): every node runs its rules tier"
+)
+
+
+@dataclass(frozen=True)
+class ModelTiers:
+    """Chat models per tier plus the checked prompts they are driven with.
+
+    Any `BaseChatModel` works per tier (tests inject a scripted fake);
+    `from_env` builds `ChatOpenAI` clients for an OpenAI-compatible endpoint.
+    """
+
+    small: BaseChatModel | None = None
+    large: BaseChatModel | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    prompts: Prompts = field(default_factory=load_prompts)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> ModelTiers:
+        """Read OPENAI_API_KEY, OPENAI_BASE_URL, ROLEGRAPH_MODEL_SMALL/LARGE.
+
+        Prompts are loaded and checked here, so a broken prompt file fails at
+        start-up rather than on the first request.
+        """
+        prompts = load_prompts()
+        names = {t: env.get(f"ROLEGRAPH_MODEL_{t.upper()}", "").strip() for t in LADDER}
+        timeout_s = _timeout(env)
+        if not any(names.values()):
+            return cls(timeout_s=timeout_s, prompts=prompts)
+        base_url = env.get("OPENAI_BASE_URL", "").strip() or None
+        api_key = env.get("OPENAI_API_KEY", "").strip()
+        if not api_key and base_url is None:
+            raise ModelConfigError(
+                "ROLEGRAPH_MODEL_SMALL/LARGE is set but OPENAI_API_KEY is not; "
+                "set OPENAI_API_KEY (or OPENAI_BASE_URL for a local endpoint) or unset the models"
+            )
+        # Local OpenAI-compatible servers ignore the key, but the client needs one.
+        key = api_key or "unused"
+        built = {
+            tier: _chat_openai(name, key, base_url, timeout_s) if name else None
+            for tier, name in names.items()
+        }
+        return cls(small=built["small"], large=built["large"], timeout_s=timeout_s, prompts=prompts)
+
+    @property
+    def available(self) -> bool:
+        """True when at least one tier has a model."""
+        return self.small is not None or self.large is not None
+
+    def ladder(self, start: ModelTier = "large") -> tuple[tuple[ModelTier, BaseChatModel], ...]:
+        """The configured tiers to try, from `start` downwards (large -> small)."""
+        tiers = LADDER[LADDER.index(start) :]
+        pairs = ((t, self.model(t)) for t in tiers)
+        return tuple((t, m) for t, m in pairs if m is not None)
+
+    def model(self, tier: ModelTier) -> BaseChatModel | None:
+        return self.large if tier == "large" else self.small
+
+    def describe(self) -> str:
+        """A one-line notice for the CLI about which tiers are live."""
+        if not self.available:
+            return NO_MODEL_NOTICE
+        parts = [f"{t}={model_name(m)}" for t, m in self.ladder()]
+        missing = [t for t in LADDER if self.model(t) is None]
+        note = f" ({'/'.join(missing)} unset: falls through to the next tier)" if missing else ""
+        return f"models: {', '.join(parts)}; ladder large -> small -> rules{note}"
+
+
+def model_name(model: BaseChatModel) -> str:
+    """The name recorded in the token ledger for a chat model."""
+    for attr in ("model_name", "model"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
+def _chat_openai(name: str, key: str, base_url: str | None, timeout_s: float) -> BaseChatModel:
+    # Imported here so a rules-only deployment never loads the OpenAI client.
+    from langchain_openai import ChatOpenAI
+    from pydantic import SecretStr
+
+    # max_retries=0: the ladder, not the client, decides what happens on failure.
+    return ChatOpenAI(
+        model=name,
+        api_key=SecretStr(key),
+        base_url=base_url,
+        timeout=timeout_s,
+        max_retries=0,
+        temperature=0,
+    )
+
+
+def _timeout(env: Mapping[str, str]) -> float:
+    raw = env.get("ROLEGRAPH_MODEL_TIMEOUT", "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise ModelConfigError(
+            f"ROLEGRAPH_MODEL_TIMEOUT={raw!r} is not a positive number of seconds; fix or unset it"
+        )
+    return value

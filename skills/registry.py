@@ -1,0 +1,181 @@
+"""The skill registry: packages loaded explicitly from a catalog directory.
+
+Nothing registers itself by being imported. `load_catalog` walks the catalog,
+parses each `metadata.yaml`, imports each `executor.py` by file path and
+refuses two patches of one major version of a skill.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from skills.contract import RiskLevel, SkillExecutor, SkillMetadata
+from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
+from skills.test_cases import case_files, load_case_file
+
+_EXECUTOR_METHODS = ("validate_input", "execute", "rollback")
+
+
+@dataclass(frozen=True)
+class LoadedSkill:
+    """A package ready to run: its metadata, its executor and where it came from."""
+
+    metadata: SkillMetadata
+    executor: SkillExecutor
+    path: Path
+
+    @property
+    def skill_id(self) -> str:
+        return self.metadata.skill_id
+
+
+class SkillRegistry:
+    """The loaded skills, by skill id; answers lookups and discovery queries."""
+
+    def __init__(self, skills: Iterable[LoadedSkill]) -> None:
+        self._skills: dict[str, LoadedSkill] = {}
+        for skill in skills:
+            if skill.skill_id in self._skills:
+                raise SkillVersionConflict(skill.skill_id)
+            self._skills[skill.skill_id] = skill
+
+    def __iter__(self) -> Iterator[LoadedSkill]:
+        return iter(sorted(self._skills.values(), key=lambda s: s.skill_id))
+
+    def __len__(self) -> int:
+        return len(self._skills)
+
+    def __contains__(self, skill_id: object) -> bool:
+        return isinstance(skill_id, str) and self.lookup(skill_id) is not None
+
+    @property
+    def skill_ids(self) -> tuple[str, ...]:
+        return tuple(sorted(self._skills))
+
+    def lookup(self, skill_id: str) -> LoadedSkill | None:
+        """By exact id, else by name without version suffix (highest major wins)."""
+        if skill_id in self._skills:
+            return self._skills[skill_id]
+        named = [s for s in self._skills.values() if s.metadata.name == skill_id]
+        return max(named, key=lambda s: s.metadata.major, default=None)
+
+    def get(self, skill_id: str) -> LoadedSkill:
+        """Like `lookup`, but an unknown id raises `UnknownSkill`."""
+        skill = self.lookup(skill_id)
+        if skill is None:
+            raise UnknownSkill(skill_id)
+        return skill
+
+    def find(
+        self,
+        capability: str | None = None,
+        max_cost_usd: float | None = None,
+        max_latency_ms: int | None = None,
+        risk: RiskLevel | None = None,
+    ) -> list[SkillMetadata]:
+        """Skills matching every given filter (risk is an exact level),
+        fastest first, then cheapest."""
+        found = [
+            s.metadata
+            for s in self._skills.values()
+            if (capability is None or capability in s.metadata.capabilities)
+            and (max_cost_usd is None or s.metadata.cost_estimate.usd <= max_cost_usd)
+            and (max_latency_ms is None or s.metadata.cost_estimate.latency_ms <= max_latency_ms)
+            and (risk is None or s.metadata.risk == risk)
+        ]
+        return sorted(
+            found, key=lambda m: (m.cost_estimate.latency_ms, m.cost_estimate.usd, m.skill_id)
+        )
+
+
+def load_catalog(path: Path | str) -> SkillRegistry:
+    """Load every package (a sub-directory holding `metadata.yaml`) under `path`."""
+    root = Path(path)
+    if not root.is_dir():
+        raise SkillLoadError(f"skill catalog {root} is not a directory; pass the catalog folder")
+    packages = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    return SkillRegistry(load_package(p) for p in packages)
+
+
+def load_package(package_dir: Path) -> LoadedSkill:
+    """Load one package; any missing or invalid part is a `SkillLoadError` naming it."""
+    metadata = _load_metadata(package_dir)
+    for required in ("README.md", "executor.py"):
+        if not (package_dir / required).is_file():
+            raise _load_error(package_dir, f"{required} is missing")
+    files = case_files(package_dir)
+    if not files:
+        raise _load_error(package_dir, "test_cases/*.json is missing (normal, boundary, malicious)")
+    for case_file in files:
+        load_case_file(case_file)
+    return LoadedSkill(metadata, _load_executor(package_dir), package_dir)
+
+
+def _load_metadata(package_dir: Path) -> SkillMetadata:
+    path = package_dir / "metadata.yaml"
+    if not path.is_file():
+        raise _load_error(package_dir, "metadata.yaml is missing")
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise _load_error(package_dir, f"metadata.yaml is not valid YAML ({exc})") from exc
+    if not isinstance(raw, dict):
+        raise _load_error(package_dir, "metadata.yaml must be a mapping of fields")
+    try:
+        metadata = SkillMetadata.model_validate(raw)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = ".".join(str(part) for part in error["loc"]) or "(root)"
+        raise _load_error(package_dir, f"metadata field '{field}': {error['msg']}") from exc
+    if metadata.skill_id.rsplit("_v", 1)[1] != str(metadata.major):
+        raise _load_error(
+            package_dir,
+            f"metadata field 'version': {metadata.version} is not a patch of {metadata.skill_id}",
+        )
+    return metadata
+
+
+def _load_executor(package_dir: Path) -> SkillExecutor:
+    path = package_dir / "executor.py"
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
+    module_name = f"rolegraph_skill_{package_dir.name}_{digest}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise _load_error(package_dir, "executor.py cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    # Registered before exec so dataclasses/pydantic in the executor can
+    # resolve their own module; removed again if the import fails.
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(module_name, None)
+        raise _load_error(package_dir, f"executor.py failed to import ({exc!r})") from exc
+    executor = getattr(module, "EXECUTOR", None)
+    if executor is None:
+        raise _load_error(package_dir, "executor.py defines no module attribute EXECUTOR")
+    _check_executor(package_dir, executor)
+    return executor  # type: ignore[no-any-return]
+
+
+def _check_executor(package_dir: Path, executor: Any) -> None:
+    for name in _EXECUTOR_METHODS:
+        if not callable(getattr(executor, name, None)):
+            raise _load_error(package_dir, f"EXECUTOR has no method {name}")
+    for name in ("execute", "rollback"):
+        if not inspect.iscoroutinefunction(getattr(executor, name)):
+            raise _load_error(package_dir, f"EXECUTOR.{name} must be async")
+
+
+def _load_error(package_dir: Path, problem: str) -> SkillLoadError:
+    return SkillLoadError(f"skill package {package_dir.name}: {problem}")

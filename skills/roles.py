@@ -1,0 +1,217 @@
+"""Roles are data: `nodes/roles/<role>.yaml` parsed into a frozen `RoleSpec`.
+
+No inheritance: every permission is written out in the role's own file, and
+every inconsistency is a start-up `RoleConfigError` naming the file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from skills.errors import RoleConfigError
+from skills.resources import RESOURCES, Operation, kb_partitions, looks_like_operation
+from skills.resources import parse_operation as _parse_operation
+from skills.versions import parse_version_spec
+
+ModelTier = Literal["rules", "small", "large"]
+MATRIX_FILE = "permission_matrix.yaml"
+CONTEXT_KEYS = frozenset({"user_id", "order_id", "thread_id", "locale", "audit_id"})
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SkillBinding(_Frozen):
+    """A skill a role may call, pinned to a version range, with the context it needs."""
+
+    skill_id: str
+    version: str
+    required_context: tuple[str, ...] = ()
+
+
+class RolePermissions(_Frozen):
+    read: tuple[str, ...] = ()
+    execute: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+
+class RoleSpec(_Frozen):
+    """One role as declared in its YAML file."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    description: str = Field(min_length=1)
+    model_tier: ModelTier
+    permissions: RolePermissions
+    skills: tuple[SkillBinding, ...] = ()
+
+    @property
+    def execute(self) -> frozenset[str]:
+        """Skill ids the role may call."""
+        return frozenset(self.permissions.execute)
+
+    @property
+    def deny(self) -> frozenset[str]:
+        """Denied skill ids and operations, exactly as written."""
+        return frozenset(self.permissions.deny)
+
+    @property
+    def read(self) -> frozenset[str]:
+        """Resources the role may read (`db://orders`, `kb://faq`, ...)."""
+        return frozenset(self.permissions.read)
+
+    @property
+    def denied_operations(self) -> frozenset[Operation]:
+        return frozenset(_parse_operation(d) for d in self.deny if looks_like_operation(d))
+
+    @property
+    def knowledge_partitions(self) -> frozenset[str]:
+        """The knowledge partitions this role may search."""
+        return kb_partitions(self.read)
+
+    def binding(self, skill_id: str) -> SkillBinding | None:
+        return next((b for b in self.skills if b.skill_id == skill_id), None)
+
+
+def load_roles(directory: Path | str, known_skills: Iterable[str]) -> dict[str, RoleSpec]:
+    """Load and check every `*.yaml` role file in `directory` (the matrix file excepted)."""
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise RoleConfigError(f"{folder}: roles directory not found; create it or fix the path")
+    known = frozenset(known_skills)
+    roles: dict[str, RoleSpec] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name != MATRIX_FILE:
+            role = load_role_file(path, known)
+            roles[role.name] = role
+    if not roles:
+        raise RoleConfigError(f"{folder}: no role files (*.yaml) found; add at least one role")
+    return roles
+
+
+def load_role_file(path: Path, known_skills: frozenset[str]) -> RoleSpec:
+    """Parse and check one role file."""
+    data = _read_yaml(path)
+    try:
+        role = RoleSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "file"
+        raise RoleConfigError(f"{path}: {where}: {err['msg']}; fix the role file") from None
+    problem = _first_problem(role, path, known_skills)
+    if problem:
+        raise RoleConfigError(f"{path}: {problem}")
+    return role
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark is not None else ""
+        reason = getattr(exc, "problem", None) or "cannot parse"
+        raise RoleConfigError(f"{path}: malformed YAML{line}: {reason}; fix the syntax") from None
+    if not isinstance(data, dict):
+        raise RoleConfigError(f"{path}: malformed role file: expected a mapping at top level")
+    return data
+
+
+def _first_problem(role: RoleSpec, path: Path, known: frozenset[str]) -> str | None:
+    checks = (
+        _check_name(role, path),
+        _check_duplicates(role),
+        _check_read(role),
+        _check_execute(role, known),
+        _check_deny(role, known),
+        _check_bindings(role),
+    )
+    return next((c for c in checks if c), None)
+
+
+def _check_name(role: RoleSpec, path: Path) -> str | None:
+    if role.name != path.stem:
+        return f"role name {role.name!r} does not match the file name; rename one of them"
+    return None
+
+
+def _check_duplicates(role: RoleSpec) -> str | None:
+    lists = {
+        "permissions.read": role.permissions.read,
+        "permissions.execute": role.permissions.execute,
+        "permissions.deny": role.permissions.deny,
+        "skills": tuple(b.skill_id for b in role.skills),
+    }
+    for where, items in lists.items():
+        twice = [item for item, n in Counter(items).items() if n > 1]
+        if twice:
+            return f"{where} lists {twice[0]!r} twice; remove the duplicate"
+    return None
+
+
+def _check_read(role: RoleSpec) -> str | None:
+    for resource in role.permissions.read:
+        if resource not in RESOURCES:
+            known = ", ".join(sorted(RESOURCES))
+            return f"unknown resource {resource!r} in permissions.read; known: {known}"
+    return None
+
+
+def _check_execute(role: RoleSpec, known: frozenset[str]) -> str | None:
+    for skill in role.permissions.execute:
+        if skill not in known:
+            return f"unknown skill {skill!r} in permissions.execute; no such skill is registered"
+    for skill in role.permissions.execute:
+        if skill in role.deny:
+            return f"skill {skill!r} is both executed and denied; keep it in one list only"
+    return None
+
+
+def _check_deny(role: RoleSpec, known: frozenset[str]) -> str | None:
+    for entry in role.permissions.deny:
+        if looks_like_operation(entry):
+            try:
+                _parse_operation(entry)
+            except ValueError as exc:
+                return f"permissions.deny: {exc}"
+        elif entry not in known:
+            return f"unknown skill {entry!r} in permissions.deny; no such skill is registered"
+    return None
+
+
+def _check_bindings(role: RoleSpec) -> str | None:
+    bound = {b.skill_id for b in role.skills}
+    for binding in role.skills:
+        problem = _check_binding(role, binding)
+        if problem:
+            return problem
+    for skill in role.permissions.execute:
+        if skill not in bound:
+            return (
+                f"permissions.execute lists {skill!r} but skills: has no entry pinning its version"
+            )
+    return None
+
+
+def _check_binding(role: RoleSpec, binding: SkillBinding) -> str | None:
+    skill = binding.skill_id
+    if skill not in role.execute:
+        return f"skills: lists {skill!r} but permissions.execute does not; add it or remove it"
+    try:
+        spec = parse_version_spec(binding.version)
+    except ValueError as exc:
+        return f"skills: {skill}: {exc}"
+    id_major = skill.rsplit("_v", 1)[-1]
+    if id_major.isdigit() and spec.major != int(id_major):
+        return f"skills: {skill} is major {id_major} but its version is pinned to {spec.text!r}"
+    unknown = sorted(set(binding.required_context) - CONTEXT_KEYS)
+    if unknown:
+        keys = ", ".join(sorted(CONTEXT_KEYS))
+        return f"skills: {skill}: unknown context key {unknown[0]!r}; known: {keys}"
+    return None

@@ -1,0 +1,156 @@
+"""`SkillRuntime`: the one place the middleware chain is composed.
+
+Order of the links, outermost first, and why:
+
+1. audit            wraps everything, so every call (even denied) gets exactly one row
+2. permission       the role's whitelist, before anything reads the arguments
+3. validation       executor.validate_input; the normalised args are hashed from here on
+4. knowledge        the role must see the knowledge partitions the skill needs
+5. risk gate        forbidden never runs; high needs an approval of these exact args
+6. fallback         after the gates (a refused call must not fail over), before the
+                    ledger, so the fallback skill is a separate, separately keyed call
+7. idempotency      a side effect with a known key replays its recorded result;
+                    outside the breaker, so replays work even when the breaker is open
+8. circuit breaker  one outcome per call (after retries), fails fast when open
+9. retry            tenacity backoff + jitter, honours Retry-After
+10. timeout         per attempt, inside retry, so a timed-out attempt can be retried
+11. rollback        undoes a failed attempt's partial work before any retry
+12. execute         the executor itself
+
+(The architecture lists "timeout → retry"; the timeout sits inside retry so
+that `SkillTimeout` is retryable, as the retry rules require.)
+
+`call()` never raises for skill failures: denials, validation errors,
+forbidden operations, timeouts and upstream errors come back as a
+`SkillResult` with `status` error/timeout and a distinct `error_code`
+(`permission_denied`, `validation_error`, `knowledge_unavailable`,
+`forbidden`, `timeout`, `circuit_open`, ...). Only control signals are
+raised: `ApprovalRequired` (the graph interrupts for a human) and
+cancellation / `GraphBubbleUp`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from skills.context import RuntimeContext
+from skills.contract import SkillMetadata, SkillRequest, SkillResult
+from skills.errors import UnknownSkill
+from skills.hashing import args_hash
+from skills.middleware.audit import Audit
+from skills.middleware.breaker import BreakerState, CircuitBreaker
+from skills.middleware.call import Call, CallTrace, Middleware, Next, RoleLike, compose
+from skills.middleware.execute import execute
+from skills.middleware.fallback import Fallback
+from skills.middleware.idempotency import IdempotencyLedger
+from skills.middleware.knowledge import Knowledge, KnowledgeCheck, no_knowledge_check
+from skills.middleware.permission import Permission, is_permitted
+from skills.middleware.retry import Retry
+from skills.middleware.risk import RiskGate
+from skills.middleware.rollback import Compensate, RollbackOnFailure
+from skills.middleware.timeout import Timeout
+from skills.middleware.validation import Validation
+from skills.registry import SkillRegistry
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class _NoRole:
+    """Stands in for an unknown role name: it may do nothing."""
+
+    name: str
+    execute: frozenset[str] = frozenset()
+    deny: frozenset[str] = frozenset()
+    read: frozenset[str] = frozenset()
+
+
+class SkillRuntime:
+    """Runs skills for roles through the middleware chain."""
+
+    def __init__(
+        self,
+        registry: SkillRegistry,
+        roles: Mapping[str, RoleLike],
+        context: RuntimeContext,
+        *,
+        knowledge_check: KnowledgeCheck = no_knowledge_check,
+        sleep: Sleep = asyncio.sleep,
+        unit_random: Callable[[], float] = random.random,
+        breaker_clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._registry = registry
+        self._roles = roles
+        self._context = context
+        self._knowledge_check = knowledge_check
+        self._audit = Audit(context.pool)
+        self.breaker = CircuitBreaker(
+            clock=breaker_clock, on_transition=self._audit.breaker_transition
+        )
+        links: list[Middleware] = [
+            self._audit,
+            Permission(),
+            Validation(),
+            Knowledge(knowledge_check),
+            RiskGate(),
+            Fallback(self.call),
+            IdempotencyLedger(context.pool),
+            self.breaker,
+            Retry(sleep=sleep, unit_random=unit_random),
+            Timeout(),
+            RollbackOnFailure(),
+        ]
+        self._chain: Next = compose(links, execute)
+        self._compensation: Next = compose(
+            [self._audit, Permission(), Validation()], Compensate(context.pool)
+        )
+
+    @property
+    def registry(self) -> SkillRegistry:
+        return self._registry
+
+    async def call(self, request: SkillRequest) -> SkillResult:
+        """Run one skill call; failures are results, approvals are raised."""
+        try:
+            call = self._prepare(request)
+        except UnknownSkill as exc:
+            return await self._audit.unknown_skill(request, exc)
+        return await self._chain(call)
+
+    async def compensate(self, request: SkillRequest, payload: Any = None) -> SkillResult:
+        """Undo a completed side effect of `request` (its recorded result when
+        `payload` is None); audited as its own call with status `rolled_back`."""
+        try:
+            call = self._prepare(request)
+        except UnknownSkill as exc:
+            return await self._audit.unknown_skill(request, exc)
+        call.trace.detail["compensate_payload"] = payload
+        return await self._compensation(call)
+
+    def bound_skills(self, role: RoleLike) -> list[SkillMetadata]:
+        """The skills a node acting as `role` may be given: whitelisted, not
+        denied, and whose knowledge the role can read (else `SkillLoadError`)."""
+        bound = [s.metadata for s in self._registry if is_permitted(role, s.metadata)]
+        for metadata in bound:
+            self._knowledge_check(metadata, role)
+        return bound
+
+    def breaker_state(self, skill_id: str) -> BreakerState:
+        return self.breaker.state(self._registry.get(skill_id).skill_id)
+
+    def _prepare(self, request: SkillRequest) -> Call:
+        skill = self._registry.get(request.skill_id)
+        role = self._roles.get(request.role) or _NoRole(request.role)
+        return Call(
+            request=request,
+            skill=skill,
+            role=role,
+            ctx=self._context.for_user(request.user_id),
+            args=dict(request.args),
+            trace=CallTrace(args_hash=args_hash(request.args)),
+        )

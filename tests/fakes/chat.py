@@ -1,0 +1,86 @@
+"""A scripted chat model: answers from a list, in order, like a tape.
+
+Each script entry is one call's behaviour:
+- a `str`: the reply text (valid JSON, broken JSON, hostile content...);
+- an `Exception` instance: raised, like an endpoint failure;
+- a `Sleep`: the call hangs (until the caller's timeout cancels it).
+
+Every reply carries `usage_metadata`, so token recording can be asserted.
+Calls beyond the script fail loudly rather than repeating the last answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+
+@dataclass(frozen=True)
+class Sleep:
+    seconds: float = 3600.0
+
+
+class ScriptExhausted(AssertionError):
+    """The code under test made more model calls than the test scripted."""
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A `BaseChatModel` whose answers are scripted per call."""
+
+    script: list[Any] = Field(default_factory=list)
+    model_name: str = "scripted-model"
+    input_tokens: int = 11
+    output_tokens: int = 7
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _next(self, messages: list[BaseMessage]) -> Any:
+        self.calls.append(list(messages))
+        if len(self.calls) > len(self.script):
+            raise ScriptExhausted(f"{self.model_name}: call {len(self.calls)} was not scripted")
+        return self.script[len(self.calls) - 1]
+
+    def _result(self, step: Any) -> ChatResult:
+        if isinstance(step, BaseException):
+            raise step
+        usage = {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.input_tokens + self.output_tokens,
+        }
+        message = AIMessage(content=str(step), usage_metadata=usage)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        step = self._next(messages)
+        if isinstance(step, Sleep):
+            raise AssertionError("Sleep is scripted for async calls only")
+        return self._result(step)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        step = self._next(messages)
+        if isinstance(step, Sleep):
+            await asyncio.sleep(step.seconds)
+        return self._result(step)

@@ -1,0 +1,32 @@
+"""Shared constants and builders for the role tests (a unique module name, so
+it imports unambiguously under pytest's default import mode)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from skills.skill_operations import RETAIL_SKILL_OPERATIONS
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+ROLES_DIR = REPO_ROOT / "nodes" / "roles"
+KNOWN_SKILLS = frozenset(RETAIL_SKILL_OPERATIONS)
+
+
+def role_data(name: str = "reader", **overrides: Any) -> dict[str, Any]:
+    """A valid role reading orders through get_order_details_v1."""
+    data: dict[str, Any] = {
+        "name": name,
+        "description": "test role",
+        "model_tier": "rules",
+        "permissions": {
+            "read": ["db://orders"],
+            "execute": ["get_order_details_v1"],
+            "deny": ["http_call"],
+        },
+        "skills": [
+            {"skill_id": "get_order_details_v1", "version": "1.x", "required_context": ["user_id"]}
+        ],
+    }
+    data.update(overrides)
+    return data
