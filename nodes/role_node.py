@@ -41,7 +41,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
     async def role_node(state: TaskInput, *, runtime: Runtime[SupportContext]) -> dict[str, Any]:
         inp = state
         task = Task.model_validate(inp["task"])
-        thread_id = str(get_config().get("configurable", {}).get("thread_id", "adhoc"))
+        thread_id = _thread_id()
         try:
             request = _request(spec.name, task, inp, thread_id)
         except BindingError as exc:
@@ -64,6 +64,13 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
 
     role_node.__name__ = node_name(spec.name)
     return role_node
+
+
+def _thread_id() -> str:
+    try:
+        return str(get_config().get("configurable", {}).get("thread_id", "adhoc"))
+    except RuntimeError:  # called outside a graph run (tests, scripts)
+        return "adhoc"
 
 
 def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequest:

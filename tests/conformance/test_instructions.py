@@ -1,0 +1,180 @@
+"""The bilingual instruction suite (instructions.yaml) on the rules tier.
+
+Every case runs through the real support graph on its own thread. Intent
+accuracy (exact set) and status accuracy (status plus interrupt kind) must
+each reach 95%; safety properties — nothing about another customer's order
+in the answer, no data changed by a run that stopped or was refused — must
+hold for every case.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from graphs.api import RunReport, run_request
+from tests.support_fixtures import Support
+
+CASES_FILE = Path(__file__).with_name("instructions.yaml")
+THRESHOLD = 0.95
+OWN_STATUSES = ("pending", "processed", "delivered", "cancelled")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@dataclass
+class Verdict:
+    case_id: str
+    text: str
+    report: RunReport
+    intents_ok: bool
+    status_ok: bool
+    problems: list[str] = field(default_factory=list)
+
+    def row(self) -> str:
+        got = f"{sorted(self.report.intents)} {self.report.status}"
+        kinds = [i["kind"] for i in self.report.interrupts]
+        return f"{self.case_id:<32} got {got} {kinds} :: {'; '.join(self.problems)}"
+
+
+def load_cases() -> list[dict[str, Any]]:
+    cases = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))["cases"]
+    assert isinstance(cases, list)
+    return cases
+
+
+def test_suite_shape() -> None:
+    cases = load_cases()
+    ids = [c["id"] for c in cases]
+    assert len(cases) >= 40 and len(set(ids)) == len(ids)
+    chinese = [c for c in cases if re.search(r"[\u4e00-\u9fff]", c["text"])]
+    assert len(chinese) >= len(cases) * 0.4, "about half the cases are Chinese"
+    covered = {i for c in cases for i in c["intents"]}
+    from nodes.contracts import INTENTS
+
+    assert covered == set(INTENTS), f"intents without a case: {set(INTENTS) - covered}"
+
+
+async def test_instruction_suite(support: Support) -> None:
+    values = await subjects(support.db.pool)
+    verdicts = [await run_case(support, case, values) for case in load_cases()]
+    misses = [v for v in verdicts if v.problems]
+    table = "\n".join(v.row() for v in misses)
+    print(f"\n{len(verdicts)} cases, {len(misses)} with problems\n{table}")
+    intent_acc = sum(v.intents_ok for v in verdicts) / len(verdicts)
+    status_acc = sum(v.status_ok for v in verdicts) / len(verdicts)
+    summary = f"intent accuracy {intent_acc:.1%}, status accuracy {status_acc:.1%}\n{table}"
+    assert intent_acc >= THRESHOLD and status_acc >= THRESHOLD, summary
+    hard = [v for v in verdicts if any(p.startswith("SAFETY") for p in v.problems)]
+    assert not hard, "\n".join(v.row() for v in hard)
+
+
+async def run_case(support: Support, case: dict[str, Any], values: dict[str, str]) -> Verdict:
+    text = fill(case["text"], values)
+    user = values["foreign_user_id"] if case.get("user") == "foreign" else values["user_id"]
+    before = await data_digest(support.db.pool)
+    report = await run_request(
+        support.graph, support.ctx, text=text, user_id=user, thread_id=f"conf-{case['id']}"
+    )
+    changed = await data_digest(support.db.pool) != before
+    verdict = Verdict(
+        case_id=case["id"],
+        text=text,
+        report=report,
+        intents_ok=set(report.intents) == set(case["intents"]),
+        status_ok=report.status == case["status"] and _kinds_ok(report, case),
+    )
+    verdict.problems = _problems(case, report, values, changed, verdict)
+    return verdict
+
+
+def _kinds_ok(report: RunReport, case: dict[str, Any]) -> bool:
+    kinds = {i["kind"] for i in report.interrupts}
+    expected = case.get("interrupt")
+    return kinds == ({expected} if expected else set())
+
+
+def _problems(
+    case: dict[str, Any], report: RunReport, values: dict[str, str], changed: bool, v: Verdict
+) -> list[str]:
+    problems = []
+    if not v.intents_ok:
+        problems.append(f"intents: want {sorted(case['intents'])}")
+    if not v.status_ok:
+        problems.append(f"status: want {case['status']} {case.get('interrupt') or ''}".rstrip())
+    skill = case.get("interrupt_skill")
+    if skill and skill not in {i["skill"] for i in report.interrupts}:
+        problems.append(f"no approval asked for {skill}")
+    for needle in case.get("answer_must_contain", []):
+        if fill(needle, values) not in report.answer:
+            problems.append(f"answer lacks {fill(needle, values)!r}: {report.answer[:160]!r}")
+    for needle in case.get("answer_must_not_contain", []):
+        if fill(needle, values).lower() in report.answer.lower():
+            problems.append(f"SAFETY answer contains {fill(needle, values)!r}")
+    if changed:
+        # No case is approved, so no run may change an order or an account.
+        problems.append("SAFETY retail data changed")
+    return problems
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name.endswith("_bare"):
+            return values[name.removesuffix("_bare")].lstrip("#")
+        return values[name]
+
+    return PLACEHOLDER.sub(value, text)
+
+
+async def subjects(pool: Any) -> dict[str, str]:
+    """The session user (owning an order in every status needed) and a stranger."""
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT user_id FROM orders WHERE status = ANY(%s) GROUP BY user_id"
+            " HAVING count(DISTINCT status) = %s ORDER BY user_id LIMIT 1",
+            (list(OWN_STATUSES), len(OWN_STATUSES)),
+        )
+        row = await cur.fetchone()
+        assert row is not None, "no user owns an order in every status"
+        user_id = row["user_id"]
+        values = {"user_id": user_id}
+        for status in OWN_STATUSES:
+            cur = await conn.execute(
+                "SELECT min(order_id) AS id FROM orders WHERE user_id = %s AND status = %s",
+                (user_id, status),
+            )
+            values[f"own_{status}"] = (await cur.fetchone())["id"]
+        cur = await conn.execute(
+            "SELECT o.order_id, u.user_id, u.first_name, u.last_name FROM orders o"
+            " JOIN users u USING (user_id) WHERE o.user_id <> %s AND o.status = 'pending'"
+            " ORDER BY o.order_id LIMIT 1",
+            (user_id,),
+        )
+        stranger = await cur.fetchone()
+        cur = await conn.execute("SELECT email FROM users WHERE user_id = %s", (user_id,))
+        values["own_email"] = (await cur.fetchone())["email"]
+    values.update(
+        foreign_order=stranger["order_id"],
+        foreign_user_id=stranger["user_id"],
+        foreign_first=stranger["first_name"],
+        foreign_last=stranger["last_name"],
+    )
+    return values
+
+
+async def data_digest(pool: Any) -> str:
+    """A fingerprint of every order's state and every account's address."""
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT md5(string_agg(o::text, '|' ORDER BY order_id)) AS o FROM orders o"
+        )
+        orders = (await cur.fetchone())["o"]
+        cur = await conn.execute(
+            "SELECT md5(string_agg(u::text, '|' ORDER BY user_id)) AS u FROM users u"
+        )
+        users = (await cur.fetchone())["u"]
+    return f"{orders}/{users}"

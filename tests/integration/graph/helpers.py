@@ -1,0 +1,37 @@
+"""Queries that pick test subjects out of the generated reference data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def user_with_orders(
+    pool: Any, status: str, count: int = 1, skip: int = 0
+) -> tuple[str, list[str]]:
+    """A user owning at least `count` orders in `status`, and those order ids."""
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT user_id, array_agg(order_id ORDER BY order_id) AS ids FROM orders"
+            " WHERE status = %s GROUP BY user_id HAVING count(*) >= %s ORDER BY user_id OFFSET %s LIMIT 1",
+            (status, count, skip),
+        )
+        row = await cur.fetchone()
+    assert row is not None, f"no user with {count} {status} orders in the reference data"
+    return row["user_id"], list(row["ids"])[:count]
+
+
+async def order_status(pool: Any, order_id: str) -> str:
+    async with pool.connection() as conn:
+        cur = await conn.execute("SELECT status FROM orders WHERE order_id = %s", (order_id,))
+        row = await cur.fetchone()
+    assert row is not None
+    return str(row["status"])
+
+
+async def audit_rows(pool: Any, audit_id: str, skill: str) -> list[dict[str, Any]]:
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT status, approval_id FROM audit_events WHERE audit_id = %s AND skill = %s ORDER BY id",
+            (audit_id, skill),
+        )
+        return list(await cur.fetchall())

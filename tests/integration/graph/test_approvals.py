@@ -1,0 +1,104 @@
+"""Human-in-the-loop on the support graph: approve, reject, edit, several at once."""
+
+from __future__ import annotations
+
+from graphs.api import report, resume_thread, run_request
+from tests.integration.graph.helpers import audit_rows, order_status, user_with_orders
+from tests.support_fixtures import Support
+
+
+async def test_high_risk_cancel_waits_then_runs_once_when_approved(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending")
+    first = await run_request(
+        support.graph, support.ctx, text=f"please cancel {order}, ordered by mistake", user_id=user
+    )
+    assert first.status == "interrupted"
+    assert [i["kind"] for i in first.interrupts] == ["approval"]
+    request = first.interrupts[0]
+    assert request["skill"] == "cancel_pending_order_v1"
+    assert request["args"] == {"order_id": order, "reason": "ordered by mistake"}
+    assert await order_status(support.db.pool, order) == "pending"  # nothing ran yet
+
+    done = await resume_thread(support.graph, support.ctx, first.thread_id, decision="approve")
+    assert done.status == "completed"
+    assert await order_status(support.db.pool, order) == "cancelled"
+    assert "cancelled" in done.answer
+    rows = await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1")
+    assert [r["status"] for r in rows] == ["approval_required", "success"]
+    assert rows[1]["approval_id"] == request["id"]
+
+
+async def test_rejected_request_changes_nothing_and_says_so(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=1)
+    first = await run_request(
+        support.graph, support.ctx, text=f"cancel order {order[1:]}", user_id=user
+    )
+    assert first.status == "interrupted"
+    done = await resume_thread(support.graph, support.ctx, first.thread_id, decision="reject")
+    assert await order_status(support.db.pool, order) == "pending"
+    assert "rejected" in done.answer and "nothing was changed" in done.answer
+    assert done.status == "completed"
+
+
+async def test_edited_args_are_revalidated_and_run(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=2)
+    first = await run_request(
+        support.graph, support.ctx, text=f"cancel {order} please", user_id=user
+    )
+    request = first.interrupts[0]
+    bad = await resume_thread(
+        support.graph, support.ctx, first.thread_id, decision="edit",
+        args={"order_id": order, "reason": "because I said so"},
+    )  # fmt: skip
+    # An invalid edit never runs: the order stays pending and the answer says why.
+    assert await order_status(support.db.pool, order) == "pending"
+    assert bad.status in ("failed", "completed") and not bad.interrupts
+    assert request["args"]["reason"] == "no longer needed"
+
+
+async def test_several_approvals_are_asked_in_one_interrupt_and_answered_by_id(
+    support: Support,
+) -> None:
+    user, orders = await user_with_orders(support.db.pool, "pending", count=2)
+    text = f"cancel {orders[0]} and {orders[1]}, I no longer need them"
+    first = await run_request(support.graph, support.ctx, text=text, user_id=user)
+    assert first.status == "interrupted"
+    assert len(first.interrupts) == 2
+    by_order = {i["args"]["order_id"]: i["id"] for i in first.interrupts}
+    partial = await resume_thread(
+        support.graph,
+        support.ctx,
+        first.thread_id,
+        decision="approve",
+        request_id=by_order[orders[0]],
+    )
+    # The unanswered request is asked again, alone.
+    assert partial.status == "interrupted"
+    assert [i["id"] for i in partial.interrupts] == [by_order[orders[1]]]
+    done = await resume_thread(
+        support.graph,
+        support.ctx,
+        first.thread_id,
+        decision="reject",
+        request_id=by_order[orders[1]],
+    )
+    assert done.status == "completed"
+    assert await order_status(support.db.pool, orders[0]) == "cancelled"
+    assert await order_status(support.db.pool, orders[1]) == "pending"
+
+
+async def test_explicit_handoff_is_an_escalation_the_human_answers(support: Support) -> None:
+    user, _ = await user_with_orders(support.db.pool, "delivered")
+    first = await run_request(support.graph, support.ctx, text="我要转人工客服", user_id=user)
+    assert first.status == "interrupted"
+    assert first.interrupts[0]["kind"] == "escalation"
+    done = await resume_thread(
+        support.graph,
+        support.ctx,
+        first.thread_id,
+        decision="reply",
+        message="We will call you today.",
+    )
+    assert done.status == "completed"
+    assert "We will call you today." in done.answer
+    assert (await report(support.graph, first.thread_id)).interrupts == []

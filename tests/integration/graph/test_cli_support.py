@@ -1,0 +1,102 @@
+"""`rolegraph run|resume|inbox` as separate processes over one database."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from checkpoints.runtime import Database
+from tests.integration.graph.helpers import order_status, user_with_orders
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rolegraph_cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def _last_json(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[type-arg]
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+async def test_run_interrupts_and_a_second_process_resumes_it(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending")
+    started = _last_json(
+        _cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, ordered by mistake")
+    )
+    assert started["status"] == "interrupted"
+    assert set(started) == {
+        "thread_id",
+        "status",
+        "intents",
+        "plan",
+        "interrupts",
+        "answer",
+        "audit_id",
+    }
+    assert started["intents"] == ["cancel_order"]
+    assert [t["skill"] for t in started["plan"]] == [
+        "get_order_details_v1",
+        "cancel_pending_order_v1",
+    ]
+    (request,) = started["interrupts"]
+    assert request["kind"] == "approval" and request["risk"] == "high"
+
+    inbox = _cli(db_env, "inbox")
+    assert request["id"] in inbox.stdout
+
+    resumed = _last_json(
+        _cli(
+            db_env,
+            "resume",
+            started["thread_id"],
+            "--decision",
+            "approve",
+            "--request-id",
+            request["id"],
+            "--json",
+        )
+    )
+    assert resumed["status"] == "completed"
+    assert await order_status(retail_db.pool, order) == "cancelled"
+    assert request["id"] not in _cli(db_env, "inbox").stdout
+
+    again = _cli(db_env, "resume", started["thread_id"], "--decision", "approve")
+    assert again.returncode == 2 and "nothing to resume" in again.stderr
+
+
+async def test_readable_trace_without_json(retail_db: Database, db_env: dict[str, str]) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "processed")
+    result = _cli(db_env, "run", "--user-id", user, f"where is my package for {order}?")
+    assert result.returncode == 0, result.stderr
+    assert "intake[rules]" in result.stdout and "role_logistics_analyst" in result.stdout
+    assert "completed" in result.stdout
+    assert "rules tier" in result.stderr  # said once when no model is configured
+
+
+async def test_bad_input_is_one_line_and_exit_2(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, _ = await user_with_orders(retail_db.pool, "pending")
+    cases = [
+        (("run", "--user-id", user, "   "), "empty"),
+        (("run", "--user-id", "nobody_0000", "where is my order"), "unknown user"),
+        (("resume", "thr-does-not-exist", "--decision", "approve"), "no thread"),
+        (("resume", "thr-x", "--decision", "edit", "--args", "{not json"), "not valid JSON"),
+        (("resume", "thr-x", "--decision", "edit", "--args", "[1, 2]"), "JSON object"),
+    ]
+    for args, words in cases:
+        result = _cli(db_env, *args)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        errors = [
+            line for line in result.stderr.splitlines() if line.startswith("rolegraph: error:")
+        ]
+        assert len(errors) == 1 and words in errors[0], (args, result.stderr)
