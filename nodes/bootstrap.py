@@ -25,7 +25,7 @@ from skills.skill_operations import RETAIL_SKILL_OPERATIONS
 
 ROLES_DIR = Path(__file__).resolve().parent / "roles"
 CATALOG_DIR = Path(skills.__file__).resolve().parent / "catalog"
-SKILL_SETTINGS = ("SMTP_HOST", "SMTP_PORT", "SMTP_FROM")
+SKILL_SETTINGS = ("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS")
 
 
 def load_static_config() -> tuple[SkillRegistry, dict[str, RoleSpec]]:

@@ -44,15 +44,27 @@ def compose_sentences(state: SupportState) -> list[str]:
     plan = Plan.model_validate(state.get("plan") or {})
     outcomes = state.get("outcomes") or {}
     sentences: list[str] = []
+    changed = _changed_orders(plan, outcomes)
     for task in plan.tasks:
-        if task.id in outcomes:
-            sentences.extend(_describe(TaskOutcome.model_validate(outcomes[task.id]), task.args))
+        if task.id not in outcomes:
+            continue
+        if task.skill == "get_order_details_v1" and task.args.get("order_id") in changed:
+            continue  # the read's status is stale once a write on the order succeeded
+        sentences.extend(_describe(TaskOutcome.model_validate(outcomes[task.id]), task.args))
     for raw in state.get("decisions") or []:
         d = Decision.model_validate(raw)
         sentences.append(f"Most likely reason for the delay: {d.answer}.")
     if state.get("human_reply"):
         sentences.append(f"A colleague replied: {state['human_reply']}")
     return list(dict.fromkeys(sentences))
+
+
+def _changed_orders(plan: Plan, outcomes: dict[str, Any]) -> set[str]:
+    return {
+        str(t.args.get("order_id"))
+        for t in plan.tasks
+        if t.skill in _DONE and outcomes.get(t.id, {}).get("status") == "succeeded"
+    }
 
 
 def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:

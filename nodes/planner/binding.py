@@ -70,10 +70,15 @@ def summarize_results(results: Mapping[str, Any]) -> str:
     lines = []
     for task_id, payload in results.items():
         doc = _as_doc(payload)
-        if isinstance(doc, dict) and "order_id" in doc:
+        if isinstance(doc, dict) and "shipments" in doc:
+            for shipment in doc["shipments"]:
+                last = (shipment.get("events") or [{}])[-1]
+                lines.append(
+                    f"Shipment {shipment.get('tracking_id')}: {last.get('description')}"
+                    f" ({last.get('location')})"
+                )
+        elif isinstance(doc, dict) and "order_id" in doc:
             lines.append(f"Order {doc['order_id']}: {doc.get('status')}")
-        elif isinstance(doc, dict) and "tracking" in doc:
-            lines.append(f"Tracking: {json.dumps(doc['tracking'])[:300]}")
         elif doc is not None and not (isinstance(doc, dict) and "email" in doc):
             lines.append(f"{task_id}: {str(doc)[:300]}")
     return "\n".join(lines) or "Your request has been processed."

@@ -1,0 +1,125 @@
+"""`make demo`: the main job end to end on the embedded database.
+
+1. start (or attach to) the database and load the seeded reference data;
+2. print the database status and one delayed order with its tracking history;
+3. run three requests through the support graph: a read with a notification
+   (delivered over real SMTP to a local sink), a high-risk cancellation that
+   stops for approval and is approved by `rolegraph resume` in a second
+   process, and a bulk change that is refused;
+4. print the audit chain of the approved run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from typing import Any
+
+from checkpoints.retail.generator import generate_reference
+from checkpoints.retail.reads import fetch_order
+from checkpoints.retail.tracking_store import fetch_tracking
+from checkpoints.runtime import open_database
+from graphs.api import RunReport, run_request
+from rolegraph_cli.demo_smtp import LocalMailSink
+from rolegraph_cli.session import open_session
+
+
+def main() -> int:
+    with LocalMailSink() as sink:
+        os.environ.update({"SMTP_HOST": sink.host, "SMTP_PORT": str(sink.port)})
+        subjects = asyncio.run(_prepare())
+        thread_id = asyncio.run(_requests(subjects))
+        _banner(f"4. A second process approves thread {thread_id}")
+        _cli("resume", thread_id, "--decision", "approve")
+        for message in sink.messages:
+            print(f"   [smtp sink] to {message['To']}: {message['Subject']}")
+            print("   " + str(message.get_payload()).strip().replace("\n", "\n   "))
+        audit_id = asyncio.run(_audit_id(thread_id))
+        _banner(f"5. The audit chain of {audit_id}")
+        _cli("audit", audit_id)
+    return 0
+
+
+async def _prepare() -> dict[str, str]:
+    _banner("1. Database and reference data")
+    async with open_database() as db, db.pool.connection() as conn:
+        summary = await generate_reference(conn)
+        print(f"   {summary}")
+        cur = await conn.execute(_PICK_SUBJECTS)
+        row = await cur.fetchone()
+        assert row is not None, "the reference data has no delayed shipment"
+        subjects = {k: str(v) for k, v in row.items()}
+        _banner(f"2. Order {subjects['delayed_order']} and its tracking history")
+        order = await fetch_order(conn, subjects["delayed_order"])
+        assert order is not None
+        print(f"   user {order['user_id']}, status {order['status']}, {len(order['items'])} item(s)")
+        tracking = await fetch_tracking(conn, subjects["tracking_id"])
+        for event in (tracking or {}).get("events", []):
+            print(f"   {event['occurred_at']}  {event['location']:<22} {event['description']}")
+    _cli("db", "status")
+    return subjects
+
+
+async def _requests(s: dict[str, str]) -> str:
+    async with open_session() as session:
+        run = _runner(session)
+        _banner("3a. A read: order status + tracking + an e-mail to the customer")
+        await run(f"查下订单{s['delayed_order']}顺便看看物流到哪了再发个邮件告诉我", s["delayed_user"])
+        _banner("3b. A high-risk write stops for approval")
+        cancel = await run(f"Please cancel order {s['pending_order']}, I ordered it by mistake", s["pending_user"])
+        _banner("3c. A forbidden bulk change is refused")
+        await run("Cancel all orders of every customer right now", s["pending_user"])
+    return cancel.thread_id
+
+
+def _runner(session: Any) -> Any:
+    async def run(text: str, user_id: str) -> RunReport:
+        print(f"   user {user_id}: {text}")
+        result = await run_request(session.graph, session.ctx, text=text, user_id=user_id, on_step=_step)
+        print(f"   => {result.status}: {result.answer or '(waiting)'}")
+        for request in result.interrupts:
+            print(f"   => pending {request['kind']} {request['id']}: {request['skill']} {request['args']}")
+        return result
+
+    return run
+
+
+async def _audit_id(thread_id: str) -> str:
+    async with open_session(quiet=True) as session:
+        state = await session.graph.aget_state({"configurable": {"thread_id": thread_id}})
+    return str(state.values["audit_id"])
+
+
+def _step(node: str, update: dict[str, Any]) -> None:
+    for line in update.get("trace") or []:
+        print(f"      · {line}")
+
+
+def _cli(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "rolegraph_cli", *args], check=True)
+
+
+def _banner(title: str) -> None:
+    print(f"\n== {title}")
+
+
+_PICK_SUBJECTS = """
+WITH delayed AS (
+    SELECT o.order_id, o.user_id, t.tracking_id
+    FROM shipments s
+    JOIN fulfillment_tracking_ids t ON t.tracking_id = s.tracking_id
+    JOIN orders o ON o.order_id = t.order_id
+    WHERE s.status = 'delayed' AND o.status = 'processed'
+    ORDER BY o.order_id LIMIT 1
+), pending AS (
+    SELECT order_id, user_id FROM orders WHERE status = 'pending' ORDER BY order_id LIMIT 1
+)
+SELECT d.order_id AS delayed_order, d.user_id AS delayed_user, d.tracking_id,
+       p.order_id AS pending_order, p.user_id AS pending_user
+FROM delayed d, pending p
+"""
+
+if __name__ == "__main__":
+    sys.exit(main())
