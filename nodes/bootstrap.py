@@ -41,10 +41,12 @@ async def build_support_context(
     *,
     env: Mapping[str, str] | None = None,
     models: Any = None,
+    static: tuple[SkillRegistry, dict[str, RoleSpec]] | None = None,
     **runtime_options: Any,
 ) -> SupportContext:
+    """`static` is a `load_static_config()` result loaded elsewhere (e.g. off the event loop)."""
     env = os.environ if env is None else env
-    registry, roles = load_static_config()
+    registry, roles = static or load_static_config()
     async with pool.connection() as conn:
         await sync_knowledge(conn)
         catalog = await fetch_catalog(conn)

@@ -18,7 +18,9 @@ def ready_tasks(state: SupportState) -> list[Task]:
     ready = []
     for task in plan.tasks:
         status = outcomes.get(task.id, {}).get("status")
-        runnable = status is None or (status == "awaiting_approval" and task.id in grants)
+        runnable = status in (None, "pending") or (
+            status == "awaiting_approval" and task.id in grants
+        )
         deps_ok = all(outcomes.get(d, {}).get("status") == "succeeded" for d in task.depends_on)
         if runnable and deps_ok:
             ready.append(task)
@@ -62,5 +64,6 @@ def task_input(state: SupportState, task: Task) -> dict[str, Any]:
         "user_id": state["user_id"],
         "audit_id": state["audit_id"],
         "grant": (state.get("grants") or {}).get(task.id),
+        "attempt": int(outcomes.get(task.id, {}).get("attempts") or 0) + 1,
         "results": {d: outcomes[d].get("payload") for d in task.depends_on if d in outcomes},
     }

@@ -49,7 +49,10 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         history = await success_rate(ctx.pool, outcome.skill)
         fallback = _fallback(ctx, plan.task(outcome.task_id))
         if outcome.attempts < MAX_ATTEMPTS and (history >= GOOD_HISTORY or fallback is None):
-            update["outcomes"][outcome.task_id] = None  # clear: dispatch runs it again
+            # Back to pending, keeping the attempt count: dispatch runs it again.
+            update["outcomes"][outcome.task_id] = outcome.model_copy(
+                update={"status": "pending"}
+            ).model_dump(mode="json")
             notes.append(f"retry {outcome.task_id} (history {history:.0%})")
         elif fallback is not None:
             substitute = fallback.model_copy(update={"id": f"{outcome.task_id}f{rounds}"})

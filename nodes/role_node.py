@@ -18,10 +18,10 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
 from nodes.errors import BindingError
-from nodes.planner.binding import bind_args
+from nodes.planner.binding import bind_args, summarize_results
 from nodes.state import TaskInput
 from skills.contract import Approval, SkillRequest, SkillResult
-from skills.errors import ApprovalRequired, PermissionDeniedError
+from skills.errors import ApprovalRequired
 from skills.roles import RoleSpec
 
 
@@ -39,23 +39,21 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
     """Build the node for one role; its whitelist is the role file's."""
 
     async def role_node(state: TaskInput, *, runtime: Runtime[SupportContext]) -> dict[str, Any]:
-        inp = state
-        task = Task.model_validate(inp["task"])
-        thread_id = _thread_id()
+        task = Task.model_validate(state["task"])
+        attempt = state.get("attempt", 1)
         try:
-            request = _request(spec.name, task, inp, thread_id)
+            request = _request(spec.name, task, state, _thread_id())
         except BindingError as exc:
-            return _outcome(task, "failed", error_code="binding_error", error=str(exc))
+            return _outcome(task, "failed", attempt, error_code="binding_error", error=str(exc))
         try:
+            # Denials and failures come back as results; only control signals raise.
             result: SkillResult = await runtime.context.runtime.call(request)
         except ApprovalRequired as signal:
-            return _awaiting(task, inp, request, signal)
-        except PermissionDeniedError as exc:
-            return _outcome(task, "failed", error_code=exc.code, error=str(exc))
-        status: TaskStatus = "succeeded" if result.ok else "failed"
+            return _awaiting(task, state, signal)
         return _outcome(
             task,
-            status,
+            "succeeded" if result.ok else "failed",
+            attempt,
             payload=result.payload,
             error_code=result.error_code,
             error=result.error_message,
@@ -97,9 +95,7 @@ def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequ
     )
 
 
-def _awaiting(
-    task: Task, inp: TaskInput, request: SkillRequest, signal: ApprovalRequired
-) -> dict[str, Any]:
+def _awaiting(task: Task, inp: TaskInput, signal: ApprovalRequired) -> dict[str, Any]:
     # The id is derived from the call, so a re-executed node asks the same
     # question instead of a new one.
     request_id = (
@@ -115,19 +111,18 @@ def _awaiting(
         args=signal.args,
         args_hash=signal.args_hash,
         reason=signal.reason,
-        evidence=tuple(f"{k}={v}" for k, v in sorted((inp.get("results") or {}).items()))[:3],
+        evidence=tuple(summarize_results(inp.get("results") or {}).splitlines())[:5],
         audit_id=inp["audit_id"],
     )
     out = _outcome(task, "awaiting_approval", error=signal.reason)
     out["pending"] = {request_id: pending.model_dump(mode="json")}
     out["grants"] = {task.id: None}
-    del request
     return out
 
 
-def _outcome(task: Task, status: TaskStatus, **fields: Any) -> dict[str, Any]:
+def _outcome(task: Task, status: TaskStatus, attempt: int = 1, **fields: Any) -> dict[str, Any]:
     outcome = TaskOutcome(
-        task_id=task.id, skill=task.skill, role=task.role, status=status, **fields
+        task_id=task.id, skill=task.skill, role=task.role, status=status, attempts=attempt, **fields
     )
     return {
         "outcomes": {task.id: outcome.model_dump(mode="json")},

@@ -9,7 +9,10 @@ Nodes validate them back into contracts at their boundary.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+# pydantic (which builds the JSON schemas Studio shows) needs this TypedDict on Python < 3.12.
+from typing_extensions import TypedDict
 
 
 def merge(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
@@ -58,3 +61,4 @@ class TaskInput(TypedDict):
     audit_id: str
     grant: dict[str, Any] | None
     results: dict[str, Any]
+    attempt: int

@@ -15,6 +15,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from checkpoints.retail.generator import generate_reference
@@ -54,7 +55,9 @@ async def _prepare() -> dict[str, str]:
         _banner(f"2. Order {subjects['delayed_order']} and its tracking history")
         order = await fetch_order(conn, subjects["delayed_order"])
         assert order is not None
-        print(f"   user {order['user_id']}, status {order['status']}, {len(order['items'])} item(s)")
+        print(
+            f"   user {order['user_id']}, status {order['status']}, {len(order['items'])} item(s)"
+        )
         tracking = await fetch_tracking(conn, subjects["tracking_id"])
         for event in (tracking or {}).get("events", []):
             print(f"   {event['occurred_at']}  {event['location']:<22} {event['description']}")
@@ -66,21 +69,29 @@ async def _requests(s: dict[str, str]) -> str:
     async with open_session() as session:
         run = _runner(session)
         _banner("3a. A read: order status + tracking + an e-mail to the customer")
-        await run(f"查下订单{s['delayed_order']}顺便看看物流到哪了再发个邮件告诉我", s["delayed_user"])
+        await run(
+            f"查下订单{s['delayed_order']}顺便看看物流到哪了再发个邮件告诉我", s["delayed_user"]
+        )
         _banner("3b. A high-risk write stops for approval")
-        cancel = await run(f"Please cancel order {s['pending_order']}, I ordered it by mistake", s["pending_user"])
+        cancel = await run(
+            f"Please cancel order {s['pending_order']}, I ordered it by mistake", s["pending_user"]
+        )
         _banner("3c. A forbidden bulk change is refused")
         await run("Cancel all orders of every customer right now", s["pending_user"])
     return cancel.thread_id
 
 
-def _runner(session: Any) -> Any:
+def _runner(session: Any) -> Callable[[str, str], Awaitable[RunReport]]:
     async def run(text: str, user_id: str) -> RunReport:
         print(f"   user {user_id}: {text}")
-        result = await run_request(session.graph, session.ctx, text=text, user_id=user_id, on_step=_step)
+        result = await run_request(
+            session.graph, session.ctx, text=text, user_id=user_id, on_step=_step
+        )
         print(f"   => {result.status}: {result.answer or '(waiting)'}")
         for request in result.interrupts:
-            print(f"   => pending {request['kind']} {request['id']}: {request['skill']} {request['args']}")
+            print(
+                f"   => pending {request['kind']} {request['id']}: {request['skill']} {request['args']}"
+            )
         return result
 
     return run

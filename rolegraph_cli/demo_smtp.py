@@ -15,7 +15,7 @@ class _Collector:
     def __init__(self) -> None:
         self.messages: list[Message] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd hook name
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append(email.message_from_bytes(envelope.content))
         return "250 OK"
 
@@ -41,7 +41,12 @@ class LocalMailSink:
         self._controller.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self._controller.stop()
 
 

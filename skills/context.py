@@ -20,6 +20,9 @@ class RuntimeContext:
     user_id: str | None = None
     clock: Callable[[], datetime] = utc_now
     settings: Mapping[str, str] = field(default_factory=dict)
+    # Set by the idempotency ledger for side-effecting calls, so an executor
+    # that hands work to another system (the SMTP outbox) can reuse the key.
+    idempotency_key: str | None = None
 
     def now(self) -> datetime:
         return self.clock()

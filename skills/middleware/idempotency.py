@@ -9,10 +9,12 @@ asking for the same effect gets the first answer, across processes.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from checkpoints import ledger
 from checkpoints.ledger import LedgerEntry
+from skills.context import RuntimeContext
 from skills.contract import SkillResult
 from skills.errors import IdempotencyInProgress
 from skills.hashing import idempotency_key
@@ -53,6 +55,8 @@ class IdempotencyLedger:
             await self._wait_for_owner(call, key)
 
     async def _run_owned(self, call: Call, next: Next, key: str) -> SkillResult:
+        if isinstance(call.ctx, RuntimeContext):
+            call = replace(call, ctx=replace(call.ctx, idempotency_key=key))
         try:
             result = await next(call)
         except BaseException as exc:

@@ -1,0 +1,76 @@
+"""Refinement: a transiently failing step is retried, then escalated to a human."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from graphs.api import compile_support, resume_thread, run_request
+from nodes.context import SupportContext
+from skills.context import RuntimeContext
+from skills.errors import UpstreamNetworkError
+from skills.registry import SkillRegistry
+from skills.runtime import SkillRuntime
+from tests.integration.graph.helpers import user_with_orders
+from tests.support_fixtures import Support
+
+
+class _Down:
+    """An executor whose upstream is unreachable; counts the attempts."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.calls = 0
+
+    def validate_input(self, args: Any) -> dict[str, Any]:
+        return dict(self.real.validate_input(args))
+
+    async def execute(self, args: dict[str, Any], ctx: Any) -> Any:
+        self.calls += 1
+        raise UpstreamNetworkError("carrier API unreachable")
+
+    async def rollback(self, args: dict[str, Any], ctx: Any, payload: Any) -> None:
+        return None
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+def _with_broken_tracking(support: Support) -> tuple[SupportContext, _Down]:
+    skills = list(support.ctx.registry)
+    broken = next(s for s in skills if s.skill_id == "track_shipment_v1")
+    down = _Down(broken.executor)
+    registry = SkillRegistry(
+        dataclasses.replace(s, executor=down) if s is broken else s for s in skills
+    )
+    runtime = SkillRuntime(
+        registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
+    )
+    return dataclasses.replace(support.ctx, runtime=runtime, registry=registry), down
+
+
+async def test_failing_step_is_retried_then_escalated_and_the_human_reply_answers(
+    support: Support,
+) -> None:
+    ctx, down = _with_broken_tracking(support)
+    graph = compile_support(ctx, support.db.checkpointer)
+    user, (order,) = await user_with_orders(support.db.pool, "processed", skip=3)
+    first = await run_request(graph, ctx, text=f"track my package for {order}", user_id=user)
+
+    assert first.status == "interrupted"
+    assert [i["kind"] for i in first.interrupts] == ["escalation"]
+    assert "track_shipment_v1 (network_error)" in first.interrupts[0]["reason"]
+    # Two task attempts, each with the runtime's own retries (1 + 3).
+    assert down.calls == 8
+    trace = " ".join(
+        (await graph.aget_state({"configurable": {"thread_id": first.thread_id}})).values["trace"]
+    )
+    assert "refine round 1: retry t1" in trace
+
+    done = await resume_thread(
+        graph, ctx, first.thread_id, decision="reply", message="The carrier is checking it."
+    )
+    assert done.status == "failed"  # the one step never succeeded
+    assert "The carrier is checking it." in done.answer
+    assert "could not complete track shipment" in done.answer
