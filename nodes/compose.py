@@ -6,7 +6,6 @@ quoted through fixed templates and never followed as an instruction.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -14,6 +13,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
 from nodes.intake.rules import mask_pii
+from nodes.planner.binding import as_document
 from nodes.state import SupportState
 
 _DONE = {
@@ -68,7 +68,7 @@ def _changed_orders(plan: Plan, outcomes: dict[str, Any]) -> set[str]:
 
 
 def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
-    payload = _doc(outcome.payload)
+    payload = as_document(outcome.payload)
     if outcome.status == "rejected":
         return [
             f"The {outcome.skill.rsplit('_v', 1)[0].replace('_', ' ')} step was rejected by a reviewer; nothing was changed."
@@ -120,15 +120,6 @@ def _tracking_sentence(payload: dict[str, Any]) -> str:
 
 def _flagged(review: ReviewVerdict) -> list[str]:
     return [f.split(": ", 1)[-1] for f in review.feedback]
-
-
-def _doc(payload: Any) -> Any:
-    if isinstance(payload, str):
-        try:
-            return json.loads(payload)
-        except ValueError:
-            return payload
-    return payload
 
 
 class _Missing(dict[str, Any]):

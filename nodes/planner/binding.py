@@ -22,7 +22,7 @@ _ADDRESS = re.compile(
 
 def bind_args(args: Mapping[str, Any], results: Mapping[str, Any]) -> dict[str, Any]:
     """Resolve every `bind:<name>` value and split free-text addresses."""
-    docs = [_as_doc(v) for v in results.values()]
+    docs = [as_document(v) for v in results.values()]
     bound: dict[str, Any] = {}
     for key, value in args.items():
         if isinstance(value, str) and value.startswith("bind:"):
@@ -69,7 +69,7 @@ def _resolve(name: str, docs: list[Any], results: Mapping[str, Any]) -> Any:
 def summarize_results(results: Mapping[str, Any]) -> str:
     lines = []
     for task_id, payload in results.items():
-        doc = _as_doc(payload)
+        doc = as_document(payload)
         if isinstance(doc, dict) and "shipments" in doc:
             for shipment in doc["shipments"]:
                 last = (shipment.get("events") or [{}])[-1]
@@ -84,7 +84,8 @@ def summarize_results(results: Mapping[str, Any]) -> str:
     return "\n".join(lines) or "Your request has been processed."
 
 
-def _as_doc(payload: Any) -> Any:
+def as_document(payload: Any) -> Any:
+    """Tool output as data: JSON text decoded, anything else as it is."""
     if isinstance(payload, str):
         try:
             return json.loads(payload)

@@ -1,19 +1,7 @@
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from checkpoints.runtime import Database
-
-
-def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rolegraph_cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.cli import run_cli
 
 
 async def test_db_status_names_the_server_and_counts_rows(
@@ -24,7 +12,7 @@ async def test_db_status_names_the_server_and_counts_rows(
             "INSERT INTO token_ledger (node, model, input_tokens, output_tokens)"
             " VALUES ('intake', 'm', 3, 4), ('intake', 'm', 1, 1)"
         )
-    result = _cli(db_env, "db", "status")
+    result = run_cli(db_env, "db", "status")
     assert result.returncode == 0, result.stderr
     assert "PostgreSQL" in result.stdout
     rows = dict(line.split() for line in result.stdout.splitlines() if line.startswith("  "))
@@ -33,7 +21,7 @@ async def test_db_status_names_the_server_and_counts_rows(
 
 def test_unreachable_database_url_is_one_line_and_exit_2(db_env: dict[str, str]) -> None:
     env = {**db_env, "DATABASE_URL": "postgresql://bob:hunter2@127.0.0.1:1/nope"}
-    result = _cli(env, "db", "status")
+    result = run_cli(env, "db", "status")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot connect" in lines[0]
@@ -41,9 +29,9 @@ def test_unreachable_database_url_is_one_line_and_exit_2(db_env: dict[str, str])
 
 
 def test_threads_show_unknown_and_bad_age_fail_cleanly(db_env: dict[str, str]) -> None:
-    unknown = _cli(db_env, "threads", "show", "no-such-thread")
+    unknown = run_cli(db_env, "threads", "show", "no-such-thread")
     assert unknown.returncode == 2 and "no thread" in unknown.stderr
-    bad_age = _cli(db_env, "threads", "prune", "--older-than", "soon")
+    bad_age = run_cli(db_env, "threads", "prune", "--older-than", "soon")
     assert bad_age.returncode == 2 and "7d" in bad_age.stderr
-    ok = _cli(db_env, "threads", "prune", "--older-than", "7d")
+    ok = run_cli(db_env, "threads", "prune", "--older-than", "7d")
     assert ok.returncode == 0 and "pruned 0 thread(s)" in ok.stdout

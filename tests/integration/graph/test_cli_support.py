@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 from checkpoints.runtime import Database
+from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
-
-
-def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rolegraph_cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
 
 
 def _last_json(result: subprocess.CompletedProcess[str]) -> dict:  # type: ignore[type-arg]
@@ -30,7 +20,7 @@ async def test_run_interrupts_and_a_second_process_resumes_it(
 ) -> None:
     user, (order,) = await user_with_orders(retail_db.pool, "pending")
     started = _last_json(
-        _cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, ordered by mistake")
+        run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, ordered by mistake")
     )
     assert started["status"] == "interrupted"
     assert set(started) == {
@@ -50,11 +40,11 @@ async def test_run_interrupts_and_a_second_process_resumes_it(
     (request,) = started["interrupts"]
     assert request["kind"] == "approval" and request["risk"] == "high"
 
-    inbox = _cli(db_env, "inbox")
+    inbox = run_cli(db_env, "inbox")
     assert request["id"] in inbox.stdout
 
     resumed = _last_json(
-        _cli(
+        run_cli(
             db_env,
             "resume",
             started["thread_id"],
@@ -67,15 +57,15 @@ async def test_run_interrupts_and_a_second_process_resumes_it(
     )
     assert resumed["status"] == "completed"
     assert await order_status(retail_db.pool, order) == "cancelled"
-    assert request["id"] not in _cli(db_env, "inbox").stdout
+    assert request["id"] not in run_cli(db_env, "inbox").stdout
 
-    again = _cli(db_env, "resume", started["thread_id"], "--decision", "approve")
+    again = run_cli(db_env, "resume", started["thread_id"], "--decision", "approve")
     assert again.returncode == 2 and "nothing to resume" in again.stderr
 
 
 async def test_readable_trace_without_json(retail_db: Database, db_env: dict[str, str]) -> None:
     user, (order,) = await user_with_orders(retail_db.pool, "processed")
-    result = _cli(db_env, "run", "--user-id", user, f"where is my package for {order}?")
+    result = run_cli(db_env, "run", "--user-id", user, f"where is my package for {order}?")
     assert result.returncode == 0, result.stderr
     assert "intake[rules]" in result.stdout and "role_logistics_analyst" in result.stdout
     assert "completed" in result.stdout
@@ -94,9 +84,22 @@ async def test_bad_input_is_one_line_and_exit_2(
         (("resume", "thr-x", "--decision", "edit", "--args", "[1, 2]"), "JSON object"),
     ]
     for args, words in cases:
-        result = _cli(db_env, *args)
+        result = run_cli(db_env, *args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         errors = [
             line for line in result.stderr.splitlines() if line.startswith("rolegraph: error:")
         ]
         assert len(errors) == 1 and words in errors[0], (args, result.stderr)
+
+
+async def test_chat_asks_approvals_inline(retail_db: Database, db_env: dict[str, str]) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=1)
+    script = f"what is the status of {order}?\ncancel {order}, no longer needed\nyes\n"
+    result = run_cli(db_env, "chat", "--user-id", user, stdin=script)
+    assert result.returncode == 0, result.stderr
+    answers = [line for line in result.stdout.splitlines() if line.startswith("bot> ")]
+    assert len(answers) == 2
+    assert f"Order {order} is pending" in answers[0]
+    assert "needs approval: cancel_pending_order_v1" in result.stdout
+    assert "cancelled" in answers[1]
+    assert await order_status(retail_db.pool, order) == "cancelled"

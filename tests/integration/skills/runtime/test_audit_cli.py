@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from runtime_helpers import request
 
 from checkpoints.audit import fetch_audit_chain
 from checkpoints.errors import NotFound
 from checkpoints.runtime import Database
 from skills.runtime import SkillRuntime
-
-
-def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rolegraph_cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.cli import run_cli
 
 
 async def test_audit_chain_is_printed_in_order(
@@ -33,7 +21,7 @@ async def test_audit_chain_is_printed_in_order(
         chain = await fetch_audit_chain(conn, req.audit_id)
     assert [r.event.skill for r in chain] == ["cached_lookup_v1", "primary_lookup_v1", "echo_v1"]
 
-    shown = _cli(db_env, "audit", req.audit_id)
+    shown = run_cli(db_env, "audit", req.audit_id)
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert lines[0] == f"audit {req.audit_id}: 3 event(s)"
@@ -58,7 +46,7 @@ async def test_unknown_audit_id_is_one_line_and_exit_2(
             pass
         else:
             raise AssertionError("fetch_audit_chain must raise NotFound")
-    result = _cli(db_env, "audit", "no-such-audit")
+    result = run_cli(db_env, "audit", "no-such-audit")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "no audit events for audit id 'no-such-audit'" in lines[0]
