@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import subprocess
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from typing import Any
 from checkpoints.errors import DatabaseUnavailable
 
 PGDATA_DIRNAME = "pgdata"
+START_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 0.0)
 
 
 def embedded_url(data_dir: Path) -> str:
@@ -28,16 +30,23 @@ def embedded_url(data_dir: Path) -> str:
     data_dir.mkdir(parents=True, exist_ok=True)
     with _start_lock(data_dir):
         pgserver = _import_pgserver()
-        try:
-            server = pgserver.get_server(data_dir / PGDATA_DIRNAME, cleanup_mode=None)
-            url: str = server.get_uri()
-        except (subprocess.SubprocessError, OSError, AssertionError, RuntimeError) as exc:
-            log = data_dir / PGDATA_DIRNAME / "log"
-            raise DatabaseUnavailable(
-                f"embedded PostgreSQL in {data_dir} did not start ({exc}); "
-                f"see {log}, or set DATABASE_URL to use another server"
-            ) from exc
-    return url
+        pgdata = (data_dir / PGDATA_DIRNAME).resolve()
+        failure: Exception | None = None
+        for delay in START_RETRY_DELAYS_S:
+            try:
+                server = pgserver.get_server(pgdata, cleanup_mode=None)
+                return str(server.get_uri())
+            except (subprocess.SubprocessError, OSError, AssertionError, RuntimeError) as exc:
+                # After a crash, the dead postmaster's backends can hold its
+                # shared memory for a moment and the first start fails; a
+                # failed start also stays cached in pgserver, so forget it.
+                failure = exc
+                pgserver.PostgresServer._instances.pop(pgdata, None)
+                time.sleep(delay)
+    raise DatabaseUnavailable(
+        f"embedded PostgreSQL in {data_dir} did not start ({failure}); "
+        f"see {pgdata / 'log'}, or set DATABASE_URL to use another server"
+    ) from failure
 
 
 def embedded_pid(data_dir: Path) -> int | None:
