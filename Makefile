@@ -25,6 +25,10 @@ check: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
+# LangGraph Studio against the support graph of langgraph.json (DATABASE_URL or the embedded server).
+studio: $(STAMP)
+	$(BIN)/langgraph dev
+
 fmt: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .

@@ -34,12 +34,12 @@ class ContextBoundGraph(CompiledStateGraph[Any, Any, Any, Any]):
             return self.bound_context
         if isinstance(context, Mapping):
             raise InvalidArgument(
-                f"this graph's context is bound when the server starts; got JSON context keys "
-                f"{sorted(context)}: send the run without a context"
+                f"a JSON context ({', '.join(sorted(context))}) cannot replace the context this "
+                "graph was bound to at start-up; send the run without a context"
             )
         return context
 
-    async def astream(  # type: ignore[override]
+    async def astream(
         self, input: Any, config: Any = None, *, context: Any = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         # Every async entry point (ainvoke, astream_events, the server's
@@ -48,19 +48,19 @@ class ContextBoundGraph(CompiledStateGraph[Any, Any, Any, Any]):
         async for chunk in stream:
             yield chunk
 
-    def stream(  # type: ignore[override]
+    def stream(
         self, input: Any, config: Any = None, *, context: Any = None, **kwargs: Any
     ) -> Iterator[Any]:
         yield from super().stream(input, config, context=self.resolve_context(context), **kwargs)
 
-    def get_context_jsonschema(self) -> dict[str, Any] | None:
-        # Nothing in the context is settable from JSON; None tells the server
-        # (and Studio's assistant form) so instead of failing to build a
-        # schema for a pool.
-        return None
-
 
 def bind_context(graph: CompiledStateGraph[Any, Any, Any, Any], context: Any) -> ContextBoundGraph:
-    """The same compiled graph (same nodes, checkpointer, store) bound to `context`."""
+    """The same compiled graph (same nodes, checkpointer, store) bound to `context`.
+
+    The bound graph declares no context schema: nothing in the context can
+    be set from JSON, and the server (and Studio's assistant form) would
+    otherwise fail to build a JSON schema for a connection pool.
+    """
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
+    attrs["context_schema"] = None
     return ContextBoundGraph(bound_context=context, **attrs)

@@ -20,7 +20,7 @@ from checkpoints.runtime import open_database
 from checkpoints.settings import DatabaseSettings
 from graphs.bound import ContextBoundGraph, bind_context
 from graphs.support import build_support_graph
-from nodes.bootstrap import build_support_context
+from nodes.bootstrap import build_support_context, load_static_config
 from nodes.models.tiers import ModelTiers
 
 
@@ -36,15 +36,16 @@ async def open_served_graph(stack: AsyncExitStack, env: Mapping[str, str]) -> Co
     ROLEGRAPH_DATA_DIR starts. The reference data is loaded only into an
     empty database.
     """
-    # Starting the embedded server and building model clients block; the
-    # dev server rejects blocking calls on its event loop.
-    target = await asyncio.to_thread(resolve_database, DatabaseSettings.from_env(env))
+    # Resolving paths, starting the embedded server and building model
+    # clients block; the dev server rejects blocking calls on its event loop.
+    target = await asyncio.to_thread(lambda: resolve_database(DatabaseSettings.from_env(env)))
     db = await stack.enter_async_context(open_database(target=target))
     async with db.pool.connection() as conn:
         await ensure_reference_data(conn)
     models = await asyncio.to_thread(ModelTiers.from_env, env)
+    static = await asyncio.to_thread(load_static_config)  # reads the catalog and role files
     ctx = await build_support_context(
-        db.pool, env=env, models=models if models.available else None
+        db.pool, env=env, models=models if models.available else None, static=static
     )
     return bind_context(build_support_graph(ctx.roles).compile(), ctx)
 

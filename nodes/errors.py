@@ -36,3 +36,11 @@ class BindingError(Exception):
     def __init__(self, name: str, hint: str) -> None:
         super().__init__(f"cannot fill {name}: {hint}")
         self.name = name
+
+
+class PreconditionFailed(BindingError):
+    """The record a write depends on is in a state that forbids the write."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.name = "precondition"

@@ -19,7 +19,7 @@ from nodes.state import SupportState
 
 FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
 CLAIMS = {
-    "cancelled": "cancel_pending_order_v1",
+    "is now cancelled": "cancel_pending_order_v1",
     "return is requested": "return_delivered_order_items_v1",
     "exchange is requested": "exchange_delivered_order_items_v1",
     "notification was sent": "send_notification_v1",

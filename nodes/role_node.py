@@ -17,8 +17,8 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
-from nodes.errors import BindingError
-from nodes.planner.binding import bind_args, summarize_results
+from nodes.errors import BindingError, PreconditionFailed
+from nodes.planner.binding import bind_args, check_preconditions, summarize_results
 from nodes.state import TaskInput
 from skills.contract import Approval, SkillRequest, SkillResult
 from skills.errors import ApprovalRequired
@@ -43,6 +43,10 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
         attempt = state.get("attempt", 1)
         try:
             request = _request(spec.name, task, state, _thread_id())
+        except PreconditionFailed as exc:
+            return _outcome(
+                task, "failed", attempt, error_code="precondition_failed", error=str(exc)
+            )
         except BindingError as exc:
             return _outcome(task, "failed", attempt, error_code="binding_error", error=str(exc))
         try:
@@ -73,7 +77,10 @@ def _thread_id() -> str:
 
 def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequest:
     grant = inp.get("grant")
-    args = grant["args"] if grant else bind_args(task.args, inp.get("results") or {})
+    results = inp.get("results") or {}
+    args = grant["args"] if grant else bind_args(task.args, results)
+    if not grant:
+        check_preconditions(task.skill, args, results)
     approval = (
         Approval(
             approval_id=grant["approval_id"], skill_id=task.skill, args_hash=grant["args_hash"]

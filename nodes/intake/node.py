@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.handoff import new_audit_id
-from nodes.intake.ownership import foreign_orders
+from nodes.intake.ownership import foreign_orders, user_exists
 from nodes.intake.rules import understand
 from nodes.models.ladder import model_understanding
 from nodes.state import SupportState
@@ -42,6 +42,10 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
 
 
 async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str | None:
+    # The API checks this too; the graph checks again for callers that reach
+    # it directly (LangGraph Studio, the SDK).
+    if not await user_exists(ctx.pool, user_id):
+        return "I can't find your customer account, so I can't look anything up."
     if "bulk_modify" in u.intents:
         return REFUSE_BULK
     foreign = await foreign_orders(ctx.pool, user_id, u.slots.order_ids)

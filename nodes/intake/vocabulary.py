@@ -1,29 +1,50 @@
 """Rules-tier vocabulary: which words signal which intent, in English and Chinese.
 
 Patterns are data, kept apart from the matching code so they can be reviewed
-(and extended) without touching logic. English patterns are matched on
-lower-cased text with word boundaries; Chinese ones as substrings.
+(and extended) without touching logic. Every pattern is a regular expression
+matched on normalised, lower-cased text: English ones carry word boundaries,
+Chinese ones are mostly literal substrings (a few use look-arounds to tell
+"退款到哪" — a refund question — from "快递到哪" — a tracking one).
 """
 
 from __future__ import annotations
 
+# "Change my address to ..." is an order's address when an order is named,
+# else the account's; intake's overlap rules decide which.
+ADDRESS_CHANGE: tuple[str, ...] = (
+    r"\b(?:change|update|correct|fix) (?:my |the )?(?:shipping |delivery )?address\b",
+    "改地址",
+    "地址改",
+    "修改地址",
+    "换地址",
+)
+
+# "All my orders" is a bulk change only next to a write verb: reading every
+# order of one's own is an ordinary status question.
+BULK_SCOPE: tuple[str, ...] = (
+    r"\ball (?:of )?(?:my |the |our |your )?orders\b",
+    r"\bevery (?:single )?order\b",
+    "(?:所有|全部)的?订单|订单全部|订单都",
+)
+BULK_WRITE_VERBS: tuple[str, ...] = (
+    r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap)",
+    "取消|退|换|改|删|更新|不要",
+)
+
 INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
+    # Other people's data, or an explicit bulk: refused whatever is asked.
+    # (Many of one's own orders are bulk only with a write: BULK_SCOPE.)
     "bulk_modify": (
-        r"\ball (?:of )?(?:my |the |our )?orders\b",
-        r"\bevery (?:single )?order\b",
         r"\ball (?:customers|users|accounts)\b",
         r"\b(?:everyone|everybody)'?s?\b",
         r"\bother (?:customers?|users?|people)'?s?\b",
-        r"\bin bulk\b",
         r"\bbulk\b",
-        "所有订单",
-        "全部订单",
-        "所有的订单",
-        "所有用户",
-        "所有客户",
-        "批量",
-        "别人的",
-        "其他用户",
+        "所有用户|所有客户|所有人|批量|别人的|其他用户|其他客户|其他人的|他人",
+        r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
+        r"\bsomeone else'?s\b",
+        # A customer id in the text (first_last_1234): the session's own
+        # customer never needs to name one, so it points at someone else.
+        r"\b[a-z]+(?:_[a-z]+)+_\d{4}\b",
     ),
     "cancel_order": (r"\bcancel", "取消", "不要了", "退单"),
     "modify_order": (
@@ -31,22 +52,35 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:change|modify|switch|swap) (?:the |my )?(?:item|size|color|colour|payment)",
         r"\bmodify (?:my |the )?order\b",
         r"\bpay (?:with|using) ",
-        "修改订单",
-        "改订单",
-        "改一下订单",
-        "订单地址",
-        "改成",
-        "换支付",
-        "改支付",
+        "修改订单|改订单|改一下订单|订单地址|改成|换支付|改支付",
+        "(?:付款|支付)方式",
+        "(?:换|改)(?:成|为|用)(?:礼品卡|信用卡|paypal)",
+        *ADDRESS_CHANGE,
     ),
     "return_items": (
         r"\breturn(?:ing)?\b(?! policy)",
         r"\bsend (?:it|them) back\b",
         "退货",
         "退回",
+        "(?:想|要)退(?!款)",
     ),
-    "exchange_items": (r"\bexchange", r"\bswap (?:it|them) for\b", "换货", "换一个", "调换"),
-    "refund_status": (r"\brefund", "退款", "钱退"),
+    "exchange_items": (
+        r"\bexchange",
+        r"\bswap (?:it|them) for\b",
+        "换货",
+        "换一个",
+        "换个(?!地址|支付|付款)",
+        "调换",
+        "换(?:别的|其他)(?:颜色|尺码|尺寸|款)",
+    ),
+    "refund_status": (
+        r"\brefund",
+        r"\bmoney back\b.*\b(?:yet|when|status)\b",
+        "退款",
+        "钱退",
+        "退钱",
+        "钱.{0,6}退(?!货)",
+    ),
     "update_account": (
         r"\b(?:update|change) (?:my )?(?:account|profile|default|home) address",
         r"\bmy (?:account|profile) address\b",
@@ -56,6 +90,8 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         "账号地址",
         "修改我的地址",
         "个人地址",
+        "默认地址",
+        *ADDRESS_CHANGE,
     ),
     "delay_complaint": (
         r"\blate\b",
@@ -73,6 +109,8 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         "怎么还没",
         "晚到",
         "延误",
+        "(?:还|一直)?没(?:有)?收到",
+        "等了.{0,6}(?:天|星期|周|礼拜|月)",
     ),
     "track_shipment": (
         r"\btrack",
@@ -80,11 +118,11 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bshipping status\b",
         r"\bpackage\b",
         r"\bparcel\b",
-        r"\bwhere is (?:my|the) (?:package|parcel|delivery)\b",
+        r"\bwhere(?:'s| is| are) (?:my|the) (?:package|parcel|delivery|stuff|things|items|shipment)\b",
         r"\bdelivery\b",
         "物流",
         "快递",
-        "到哪",
+        "(?<!款)到哪",
         "包裹",
         "运单",
         "配送",
@@ -128,6 +166,8 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         "怎么退货",
         "如何退货",
         "多久",
+        "多少天",
+        "几天内",
         "规定",
         "能不能退",
         "可以退吗",
@@ -158,9 +198,44 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# Policy phrasings name an action without asking for it ("what is your return
+# policy?"); they are blanked out before the action intents are matched.
+POLICY_PHRASES: tuple[str, ...] = (
+    r"\b(?:return|refund|exchange|cancell?ation|shipping) (?:policy|policies|rules|window)\b",
+    r"\bhow (?:do|can|would) i (?:return|exchange|cancel)\b",
+    "退换货政策",
+    "(?:退货|退款|换货|取消)(?:政策|规定|流程|期限)",
+    "(?:怎么|如何|怎样)(?:退货|换货|退款|取消)",
+    "(?:多少天|几天|多久)(?:内|之内|以内)?(?:可以|能)?(?:退货|换货|退款)",
+)
+POLICY_MASKED_INTENTS: tuple[str, ...] = (
+    "cancel_order",
+    "return_items",
+    "exchange_items",
+    "refund_status",
+)
+
+# A refund mentioned inside a return or cancel request is part of it, unless
+# the customer asks where an existing refund stands.
+REFUND_QUESTION: tuple[str, ...] = (
+    r"\b(?:status|where)\b.*\brefund",
+    r"\brefund\b.*\b(?:status|yet|when)\b",
+    "退款.*(?:到|进度|什么时候|多久|状态)",
+)
+
+# Words that make an address change about the account, not an order.
+ACCOUNT_WORDS: tuple[str, ...] = (
+    r"\baccount\b",
+    r"\bprofile\b",
+    "账户",
+    "账号",
+    "个人",
+    "默认地址",
+)
+
 # A bare order id or the word "order" asks for its status only when nothing
 # more specific was asked.
-WEAK_ORDER_STATUS: tuple[str, ...] = (r"#?\bw\d{7}\b", r"\border\b", "订单")
+WEAK_ORDER_STATUS: tuple[str, ...] = (r"#?\bw\d{7}\b", r"\borders?\b", "订单")
 
 INJECTION_PATTERNS: tuple[str, ...] = (
     r"ignore (?:all |any )?(?:previous|prior|above) (?:instructions|rules)",
@@ -179,6 +254,18 @@ INJECTION_PATTERNS: tuple[str, ...] = (
     "你现在是",
     "系统提示",
     "管理员模式",
+    "忽略上面",
+    "无视以上",
+    "忘记之前",
+    "跳过审批",
+    "无需审批",
+    "不需要审批",
+    r"\bsystem override\b",
+    r"^\s*system\s*:",
+    r"\b(?:approval is not|no approval) (?:needed|required)\b",
+    r"\bskip (?:the )?approval\b",
+    r"\balready approved\b",
+    r"\bforget (?:all |your )?(?:previous|prior) (?:instructions|rules)\b",
 )
 
 CANCEL_REASONS: dict[str, tuple[str, ...]] = {
@@ -193,11 +280,12 @@ CANCEL_REASONS: dict[str, tuple[str, ...]] = {
     ),
     "no longer needed": (
         r"\bno longer need",
-        r"\bdon'?t need",
+        r"\bdon'?t (?:need|want)",
         r"\bchanged my mind\b",
         "不需要",
         "用不上",
         "不想要",
+        "不要了",
     ),
 }
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from nodes.errors import BindingError
+from nodes.errors import BindingError, PreconditionFailed
 
 _ADDRESS = re.compile(
     r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
@@ -59,11 +59,44 @@ def _resolve(name: str, docs: list[Any], results: Mapping[str, Any]) -> Any:
         return order["payment_history"][0]["payment_method_id"]
     if name == "account_email" and user:
         return user["email"]
-    if name == "user_payment" and user:
-        return next(iter(user["payment_methods"]))
+    if name.startswith("user_payment:") and user:
+        kind = name.split(":", 1)[1]
+        for method_id, method in user["payment_methods"].items():
+            if method.get("source") == kind:
+                return method_id
+        raise BindingError(
+            name, f"no {kind.replace('_', ' ')} on file; name a payment method on your account"
+        )
     if name == "summary":
         return summarize_results(results)
     raise BindingError(name, "the step it depends on returned nothing usable")
+
+
+# Which order statuses each write accepts; checked against the order just read
+# so an impossible request fails plainly instead of asking a human first.
+PRECONDITIONS: dict[str, tuple[str, ...]] = {
+    "cancel_pending_order_v1": ("pending",),
+    "modify_pending_order_items_v1": ("pending",),
+    "modify_pending_order_address_v1": ("pending", "pending (item modified)"),
+    "modify_pending_order_payment_v1": ("pending", "pending (item modified)"),
+    "return_delivered_order_items_v1": ("delivered",),
+    "exchange_delivered_order_items_v1": ("delivered",),
+}
+
+
+def check_preconditions(skill: str, args: Mapping[str, Any], results: Mapping[str, Any]) -> None:
+    """Raise `PreconditionFailed` when the order read earlier is in the wrong state."""
+    allowed = PRECONDITIONS.get(skill)
+    if not allowed:
+        return
+    for payload in results.values():
+        doc = as_document(payload)
+        same_order = isinstance(doc, dict) and doc.get("order_id") == args.get("order_id")
+        if same_order and doc.get("status") not in allowed:
+            raise PreconditionFailed(
+                f"order {doc['order_id']} is {doc.get('status')}; "
+                f"this is only possible while it is {' or '.join(allowed)}"
+            )
 
 
 def summarize_results(results: Mapping[str, Any]) -> str:

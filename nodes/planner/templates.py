@@ -119,7 +119,11 @@ def _modify(b: _Builder) -> None:
             args = {"order_id": order_id, "address": slots.address}
             b.add("billing_specialist", "modify_pending_order_address_v1", args, dep)
         elif slots.payment_method:
-            args = {"order_id": order_id, "payment_method_id": "bind:user_payment"}
+            method = slots.payment_method
+            # An explicit id is used as given; a kind ("gift_card") is resolved
+            # against the customer's own methods once they are read.
+            chosen = method if method[-1].isdigit() else f"bind:user_payment:{method}"
+            args = {"order_id": order_id, "payment_method_id": chosen}
             user = b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
             b.add("billing_specialist", "modify_pending_order_payment_v1", args, dep, user)
 

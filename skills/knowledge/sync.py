@@ -6,6 +6,7 @@ content hash); documents and partitions removed from disk are deleted.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,8 @@ async def sync_knowledge(
     conn: psycopg.AsyncConnection[Any], root: Path | str = DEFAULT_KNOWLEDGE_ROOT
 ) -> SyncReport:
     """Upsert every partition and document under `root` in one transaction."""
-    specs = load_knowledge(root)  # parse everything before touching the database
+    # Parse everything before touching the database, off the event loop (file reads).
+    specs = await asyncio.to_thread(load_knowledge, root)
     inserted = updated = unchanged = 0
     async with conn.transaction():
         deleted = await _delete_missing(conn, specs)

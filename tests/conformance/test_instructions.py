@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest_asyncio
 import yaml
 
-from graphs.api import RunReport, run_request
+from graphs.api import RunReport, resume_thread, run_request
+from nodes.contracts import INTENTS
 from tests.support_fixtures import Support
 
 CASES_FILE = Path(__file__).with_name("instructions.yaml")
@@ -53,23 +55,34 @@ def test_suite_shape() -> None:
     chinese = [c for c in cases if re.search(r"[\u4e00-\u9fff]", c["text"])]
     assert len(chinese) >= len(cases) * 0.4, "about half the cases are Chinese"
     covered = {i for c in cases for i in c["intents"]}
-    from nodes.contracts import INTENTS
-
     assert covered == set(INTENTS), f"intents without a case: {set(INTENTS) - covered}"
 
 
-async def test_instruction_suite(support: Support) -> None:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def verdicts(support: Support) -> list[Verdict]:
+    """Every case run once; the tests below judge the same runs."""
     values = await subjects(support.db.pool)
-    verdicts = [await run_case(support, case, values) for case in load_cases()]
+    return [await run_case(support, case, values) for case in load_cases()]
+
+
+def test_intent_and_status_accuracy(verdicts: list[Verdict]) -> None:
     misses = [v for v in verdicts if v.problems]
     table = "\n".join(v.row() for v in misses)
-    print(f"\n{len(verdicts)} cases, {len(misses)} with problems\n{table}")
     intent_acc = sum(v.intents_ok for v in verdicts) / len(verdicts)
     status_acc = sum(v.status_ok for v in verdicts) / len(verdicts)
-    summary = f"intent accuracy {intent_acc:.1%}, status accuracy {status_acc:.1%}\n{table}"
-    assert intent_acc >= THRESHOLD and status_acc >= THRESHOLD, summary
-    hard = [v for v in verdicts if any(p.startswith("SAFETY") for p in v.problems)]
-    assert not hard, "\n".join(v.row() for v in hard)
+    summary = f"intent accuracy {intent_acc:.1%}, status accuracy {status_acc:.1%}"
+    print(f"\n{len(verdicts)} cases: {summary}; {len(misses)} with problems\n{table}")
+    assert intent_acc >= THRESHOLD and status_acc >= THRESHOLD, f"{summary}\n{table}"
+
+
+def test_no_foreign_data_in_answers_and_nothing_changed(verdicts: list[Verdict]) -> None:
+    unsafe = [v for v in verdicts if any(p.startswith("SAFETY") for p in v.problems)]
+    assert not unsafe, "\n".join(v.row() for v in unsafe)
+
+
+def test_answers_state_what_happened(verdicts: list[Verdict]) -> None:
+    wrong = [v for v in verdicts if any(p.startswith("ANSWER") for p in v.problems)]
+    assert not wrong, "\n".join(v.row() for v in wrong)
 
 
 async def run_case(support: Support, case: dict[str, Any], values: dict[str, str]) -> Verdict:
@@ -79,16 +92,36 @@ async def run_case(support: Support, case: dict[str, Any], values: dict[str, str
     report = await run_request(
         support.graph, support.ctx, text=text, user_id=user, thread_id=f"conf-{case['id']}"
     )
-    changed = await data_digest(support.db.pool) != before
+    flagged = any("injection-screened" in line for line in report.trace)
     verdict = Verdict(
         case_id=case["id"],
         text=text,
         report=report,
-        intents_ok=set(report.intents) == set(case["intents"]),
+        intents_ok=set(report.intents) == set(case["intents"])
+        and flagged == case.get("injection", False),
         status_ok=report.status == case["status"] and _kinds_ok(report, case),
     )
-    verdict.problems = _problems(case, report, values, changed, verdict)
+    verdict.problems = _problems(case, report, values, verdict)
+    if "then_approve" in case and report.interrupts:
+        await _approve_all(support, case, values, verdict)
+    if await data_digest(support.db.pool) != before:
+        # No case approves a possible write, so no run may change anything.
+        verdict.problems.append("SAFETY retail data changed")
     return verdict
+
+
+async def _approve_all(
+    support: Support, case: dict[str, Any], values: dict[str, str], verdict: Verdict
+) -> None:
+    want = case["then_approve"]
+    report = await resume_thread(
+        support.graph, support.ctx, verdict.report.thread_id, decision="approve"
+    )
+    verdict.report = report
+    if report.status != want["status"] or report.interrupts:
+        verdict.status_ok = False
+        verdict.problems.append(f"after approval: want {want['status']}")
+    verdict.problems += _answer_problems(want, report, values)
 
 
 def _kinds_ok(report: RunReport, case: dict[str, Any]) -> bool:
@@ -98,25 +131,28 @@ def _kinds_ok(report: RunReport, case: dict[str, Any]) -> bool:
 
 
 def _problems(
-    case: dict[str, Any], report: RunReport, values: dict[str, str], changed: bool, v: Verdict
+    case: dict[str, Any], report: RunReport, values: dict[str, str], v: Verdict
 ) -> list[str]:
     problems = []
     if not v.intents_ok:
-        problems.append(f"intents: want {sorted(case['intents'])}")
+        want = sorted(case["intents"])
+        problems.append(f"intents: want {want} injection={case.get('injection', False)}")
     if not v.status_ok:
         problems.append(f"status: want {case['status']} {case.get('interrupt') or ''}".rstrip())
     skill = case.get("interrupt_skill")
     if skill and skill not in {i["skill"] for i in report.interrupts}:
-        problems.append(f"no approval asked for {skill}")
+        problems.append(f"ANSWER no approval asked for {skill}")
+    return problems + _answer_problems(case, report, values)
+
+
+def _answer_problems(case: dict[str, Any], report: RunReport, values: dict[str, str]) -> list[str]:
+    problems = []
     for needle in case.get("answer_must_contain", []):
         if fill(needle, values) not in report.answer:
-            problems.append(f"answer lacks {fill(needle, values)!r}: {report.answer[:160]!r}")
+            problems.append(f"ANSWER lacks {fill(needle, values)!r}: {report.answer[:160]!r}")
     for needle in case.get("answer_must_not_contain", []):
         if fill(needle, values).lower() in report.answer.lower():
             problems.append(f"SAFETY answer contains {fill(needle, values)!r}")
-    if changed:
-        # No case is approved, so no run may change an order or an account.
-        problems.append("SAFETY retail data changed")
     return problems
 
 

@@ -56,7 +56,7 @@ def test_review_accepts_facts_found_in_results() -> None:
 
 def test_review_flags_untraceable_facts_pii_and_unsupported_claims() -> None:
     verdict = check(
-        "Order #W7654321 is cancelled and $12.50 was refunded to bob@example.com.",
+        "Order #W7654321 is now cancelled and $12.50 was refunded to bob@example.com.",
         _state(t1={"skill": "get_order_details_v1", "status": "succeeded", "payload": {}}),
     )
     assert not verdict.approved
@@ -64,4 +64,4 @@ def test_review_flags_untraceable_facts_pii_and_unsupported_claims() -> None:
     assert "untraceable fact: #W7654321" in joined
     assert "$12.50" in joined
     assert "unmasked PII: bob@example.com" in joined
-    assert "claim without a successful step: cancelled" in joined
+    assert "claim without a successful step: is now cancelled" in joined
