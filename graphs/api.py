@@ -7,21 +7,25 @@ the graph another way.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
+from pydantic import ValidationError
 
 from checkpoints.errors import InvalidArgument, NotFound
 from graphs.support import build_support_graph
 from nodes.context import SupportContext
+from nodes.contracts import HumanDecision
 from nodes.intake.ownership import user_exists
 
 OnStep = Callable[[str, dict[str, Any]], None]
 MAX_TEXT = 4000
+RECURSION_LIMIT = 200
 
 
 @dataclass(frozen=True)
@@ -69,13 +73,12 @@ async def run_request(
             f"unknown user {user_id!r}; pass the id of an existing customer with --user-id"
         )
     thread_id = thread_id or "thr-" + uuid.uuid4().hex[:12]
-    config = _config(thread_id)
-    if (await graph.aget_state(config)).values:
-        raise InvalidArgument(
-            f"thread {thread_id!r} already exists; resume it or use a new --thread-id"
-        )
-    await _stream(graph, ctx, {"text": text, "user_id": user_id}, config, on_step)
-    return await report(graph, thread_id)
+    async with _thread_lock(ctx.pool, thread_id):
+        if (await graph.aget_state(_config(thread_id))).values:
+            raise InvalidArgument(
+                f"thread {thread_id!r} already exists; resume it or use a new --thread-id"
+            )
+        return await _advance(graph, ctx, {"text": text, "user_id": user_id}, thread_id, on_step)
 
 
 async def resume_thread(
@@ -90,20 +93,64 @@ async def resume_thread(
     on_step: OnStep | None = None,
 ) -> RunReport:
     """Answer a thread's pending requests by id and run it on to its next stop."""
-    current = await report(graph, thread_id)
+    answer = _decision(decision, args, message)
+    async with _thread_lock(ctx.pool, thread_id):
+        current = await report(graph, thread_id)
+        targets = _targets(current, request_id, answer)
+        resume = {rid: answer.model_dump(mode="json") for rid in targets}
+        return await _advance(graph, ctx, Command(resume=resume), thread_id, on_step)
+
+
+def _decision(decision: str, args: dict[str, Any] | None, message: str | None) -> HumanDecision:
+    try:
+        return HumanDecision(decision=decision, args=args, message=message)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise InvalidArgument(
+            f"cannot use decision {decision!r} with these arguments; use approve, reject, "
+            "edit (with a JSON object of args) or reply (to an escalation)"
+        ) from exc
+
+
+def _targets(current: RunReport, request_id: str | None, answer: HumanDecision) -> list[str]:
+    """The pending requests this decision answers; refuse ambiguous or mismatched ones."""
+    thread_id = current.thread_id
     if not current.interrupts:
         raise InvalidArgument(
             f"thread {thread_id!r} is {current.status}; there is nothing to resume"
         )
-    ids = [i["id"] for i in current.interrupts]
-    if request_id is not None and request_id not in ids:
+    kinds = {i["id"]: i["kind"] for i in current.interrupts}
+    if request_id is not None and request_id not in kinds:
         raise InvalidArgument(
-            f"thread {thread_id!r} has no pending request {request_id!r}; pending: {', '.join(ids)}"
+            f"thread {thread_id!r} has no pending request {request_id!r}; pending: {', '.join(kinds)}"
         )
-    answer = {"decision": decision, "args": args, "message": message}
-    resume = {rid: answer for rid in ([request_id] if request_id else ids)}
-    await _stream(graph, ctx, Command(resume=resume), _config(thread_id), on_step)
-    return await report(graph, thread_id)
+    targets = [request_id] if request_id else list(kinds)
+    if answer.decision == "edit" and len(targets) != 1:
+        raise InvalidArgument(
+            f"thread {thread_id!r} has {len(targets)} pending requests; name the one to edit with --request-id"
+        )
+    for rid in targets:
+        if (kinds[rid] == "escalation") != (answer.decision == "reply"):
+            expected = "reply" if kinds[rid] == "escalation" else "approve, reject or edit"
+            raise InvalidArgument(
+                f"request {rid} is an {kinds[rid]}; answer it with --decision {expected}"
+            )
+    return targets
+
+
+@asynccontextmanager
+async def _thread_lock(pool: Any, thread_id: str) -> AsyncIterator[None]:
+    """One writer per thread across processes: two resumes never race."""
+    async with pool.connection() as conn:
+        cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (thread_id,))
+        row = await cur.fetchone()
+        if not row or not row["ok"]:
+            raise InvalidArgument(
+                f"thread {thread_id!r} is being run by another process; try again when it stops"
+            )
+        try:
+            yield
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (thread_id,))
 
 
 async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -> RunReport:
@@ -112,11 +159,13 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
     if not values:
         raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
     interrupts = [_public(r) for i in snapshot.interrupts for r in (i.value or [])]
-    status = (
-        "interrupted"
-        if interrupts
-        else values.get("status") or ("running" if snapshot.next else "failed")
-    )
+    crashed = any(getattr(t, "error", None) for t in snapshot.tasks)
+    if interrupts and not crashed:
+        status = "interrupted"
+    elif crashed or snapshot.next:
+        status = "failed"  # a node raised, or the run stopped before its end
+    else:
+        status = values.get("status") or "failed"
     return RunReport(
         thread_id=thread_id,
         status=status,
@@ -129,17 +178,22 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
     )
 
 
-async def _stream(
-    graph: Any, ctx: SupportContext, payload: Any, config: RunnableConfig, on_step: OnStep | None
-) -> None:
+async def _advance(
+    graph: Any, ctx: SupportContext, payload: Any, thread_id: str, on_step: OnStep | None
+) -> RunReport:
+    """Run the thread on from `payload` to its next stop and report where it stands."""
+    config = _config(thread_id)
     async for chunk in graph.astream(payload, config, context=ctx, stream_mode="updates"):
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):
                 on_step(node, update)
+    return await report(graph, thread_id)
 
 
 def _config(thread_id: str) -> RunnableConfig:
-    return {"configurable": {"thread_id": thread_id}}
+    # Every loop in the graph is bounded (refine rounds, review revisions); the
+    # limit is a backstop far above any legitimate run, well below LangGraph's 10k.
+    return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
 
 
 def _task(task: dict[str, Any]) -> dict[str, Any]:

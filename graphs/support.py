@@ -23,9 +23,6 @@ from nodes.routing import after_intake, after_planner, after_review, when_nothin
 from nodes.state import SupportInput, SupportState, TaskInput
 from skills.roles import RoleSpec
 
-MAX_ROUNDS = 2
-MAX_REVISIONS = 2
-
 
 def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, Any, Any]:
     """One node per role, plus the request path of ARCHITECTURE.md §1."""
@@ -59,7 +56,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_edge("refine", "dispatch")
     g.add_edge("arbitrate", "compose")
     g.add_edge("compose", "review")
-    g.add_conditional_edges("review", route_review, ["respond", "compose", "escalate"])
+    g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])
     g.add_edge("escalate", "approval")
     g.add_edge("respond", END)
     return g
@@ -70,8 +67,4 @@ def fan_out(state: SupportState) -> list[Send] | str:
     ready = ready_tasks(state)
     if ready:
         return [Send(node_name(t.role), task_input(state, t)) for t in ready]
-    return when_nothing_ready(state, MAX_ROUNDS)
-
-
-def route_review(state: SupportState) -> str:
-    return after_review(state, MAX_REVISIONS)
+    return when_nothing_ready(state)

@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
+from pydantic import ValidationError
 
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
@@ -36,19 +37,29 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dic
 
 
 def parse_decisions(answer: Any, pending: list[ApprovalRequest]) -> dict[str, HumanDecision]:
-    """Accept `{request_id: decision}`; a bare decision applies when one request waits."""
-    if isinstance(answer, dict) and "decision" in answer:
-        answer = {p.id: answer for p in pending}
+    """Accept `{request_id: decision}`; a bare decision only when one request waits.
+
+    The resume value comes from outside (CLI, SDK, Studio): an entry that is not
+    a valid decision counts as no answer, so its request is simply asked again
+    instead of wedging the thread on a value LangGraph would replay forever.
+    """
+    if len(pending) == 1 and (
+        isinstance(answer, str) or (isinstance(answer, dict) and "decision" in answer)
+    ):
+        answer = {pending[0].id: answer}
     if not isinstance(answer, dict):
-        answer = {}
+        return {}
     decisions: dict[str, HumanDecision] = {}
     for request in pending:
         raw = answer.get(request.id)
-        if raw is None:
+        try:
+            decision = HumanDecision.model_validate(
+                {"decision": raw} if isinstance(raw, str) else raw
+            )
+        except ValidationError:
             continue
-        decisions[request.id] = HumanDecision.model_validate(
-            {"decision": raw} if isinstance(raw, str) else raw
-        )
+        if (request.kind == "escalation") == (decision.decision == "reply"):
+            decisions[request.id] = decision
     return decisions
 
 
@@ -65,13 +76,14 @@ def apply_decisions(
         update["decided"][request.id] = decision.model_dump(mode="json")
         notes.append(f"{request.id}={decision.decision}")
         if request.kind == "escalation":
-            update["human_reply"] = decision.message or decision.decision
+            update["human_reply"] = decision.message or "a colleague has reviewed your case"
         elif decision.decision in ("approve", "edit"):
             args = decision.args if decision.decision == "edit" and decision.args else request.args
             update["grants"][request.task_id] = {
                 "args": args,
                 "args_hash": args_hash(args),
                 "approval_id": request.id,
+                "skill": request.skill,
             }
         else:
             update["outcomes"][request.task_id] = TaskOutcome(
@@ -118,6 +130,6 @@ async def record_decisions(pool: Any, decisions: dict[str, HumanDecision]) -> No
         for request_id, d in decisions.items():
             await conn.execute(
                 "UPDATE approvals SET status = %s, decided_args = %s, decided_at = now()"
-                " WHERE request_id = %s",
+                " WHERE request_id = %s AND status = 'pending'",
                 (status[d.decision], json.dumps(d.args) if d.args else None, request_id),
             )

@@ -67,16 +67,20 @@ def _changed_orders(plan: Plan, outcomes: dict[str, Any]) -> set[str]:
     }
 
 
+def _step_name(skill: str) -> str:
+    return skill.rsplit("_v", 1)[0].replace("_", " ")
+
+
 def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
     payload = as_document(outcome.payload)
     if outcome.status == "rejected":
         return [
-            f"The {outcome.skill.rsplit('_v', 1)[0].replace('_', ' ')} step was rejected by a reviewer; nothing was changed."
+            f"The {_step_name(outcome.skill)} step was rejected by a reviewer; nothing was changed."
         ]
     if outcome.status == "failed":
-        return [
-            f"I could not complete {outcome.skill.rsplit('_v', 1)[0].replace('_', ' ')}: {outcome.error}."
-        ]
+        return [f"I could not complete {_step_name(outcome.skill)}: {outcome.error}."]
+    if outcome.status == "skipped":
+        return [f"I did not {_step_name(outcome.skill)}: a step it depends on did not succeed."]
     if outcome.status != "succeeded":
         return []
     if outcome.skill in _DONE:

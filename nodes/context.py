@@ -26,6 +26,4 @@ class SupportContext:
     pool: Any
     models: ModelTiers | None = None
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
-    max_revisions: int = 2
-    max_rounds: int = 2
     product_names: tuple[str, ...] = ()

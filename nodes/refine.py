@@ -19,6 +19,7 @@ from nodes.state import SupportState
 
 TRANSIENT = frozenset({"timeout", "network_error", "http_error", "circuit_open", "skill_error"})
 MAX_ATTEMPTS = 2
+MAX_ROUNDS = 2  # refine rounds before a human is asked
 GOOD_HISTORY = 0.8
 
 
@@ -32,7 +33,7 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     ctx = runtime.context
     rounds = int(state.get("rounds") or 0) + 1
     failed = refinable(state)
-    if rounds > ctx.max_rounds:
+    if rounds > MAX_ROUNDS:
         reason = "automatic retries did not fix: " + ", ".join(
             f"{o.skill} ({o.error_code})" for o in failed
         )
@@ -56,11 +57,34 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             notes.append(f"retry {outcome.task_id} (history {history:.0%})")
         elif fallback is not None:
             substitute = fallback.model_copy(update={"id": f"{outcome.task_id}f{rounds}"})
-            tasks.append(substitute)
+            tasks = [_rewire(t, outcome.task_id, substitute.id) for t in tasks] + [substitute]
             notes.append(f"replace {outcome.task_id} with {substitute.skill}")
+        else:
+            continue
+        # Steps skipped because this one failed get their chance again.
+        for dependent in _dependents(tasks, outcome.task_id):
+            if state["outcomes"].get(dependent, {}).get("status") == "skipped":
+                update["outcomes"][dependent] = None
     update["plan"] = plan.model_copy(update={"tasks": tuple(tasks)}).model_dump(mode="json")
     update["trace"] = [f"refine round {rounds}: {'; '.join(notes) or 'nothing to do'}"]
     return update
+
+
+def _rewire(task: Task, old: str, new: str) -> Task:
+    if old not in task.depends_on:
+        return task
+    deps = tuple(new if d == old else d for d in task.depends_on)
+    return task.model_copy(update={"depends_on": deps})
+
+
+def _dependents(tasks: list[Task], task_id: str) -> set[str]:
+    """Every task that depends on `task_id`, directly or through others."""
+    found: set[str] = set()
+    frontier = {task_id}
+    while frontier:
+        frontier = {t.id for t in tasks if set(t.depends_on) & frontier} - found
+        found |= frontier
+    return found
 
 
 def _fallback(ctx: SupportContext, task: Task) -> Task | None:

@@ -1,7 +1,7 @@
 """The reviewer: every stated fact traceable, no unmasked PII, policy kept.
 
 It sends the draft back with feedback naming the offending text, at most
-`max_revisions` times; after that the run escalates to a human.
+`MAX_REVISIONS` times; after that the run escalates to a human.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from nodes.contracts import ReviewVerdict
 from nodes.intake.rules import EMAIL
 from nodes.state import SupportState
 
+MAX_REVISIONS = 2
 FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
 CLAIMS = {
     "is now cancelled": "cancel_pending_order_v1",
@@ -57,13 +58,31 @@ async def review(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     }
 
 
-def respond(state: SupportState) -> dict[str, Any]:
+def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     """Publish the reviewed draft and the run's final status."""
-    outcomes = (state.get("outcomes") or {}).values()
-    if state.get("refusal"):
-        status = "refused"
-    elif outcomes and not any(o["status"] == "succeeded" for o in outcomes):
-        status = "failed"
-    else:
-        status = "completed"
+    status = final_status(state, runtime.context.registry)
     return {"answer": state.get("draft") or "", "status": status, "trace": [f"respond: {status}"]}
+
+
+def final_status(state: SupportState, registry: Any) -> str:
+    """refused; failed when a requested change (or every step) did not happen; else completed.
+
+    A change a human rejected is a decision, not a failure: the run completes
+    and the answer says nothing was changed.
+    """
+    if state.get("refusal"):
+        return "refused"
+    outcomes = list((state.get("outcomes") or {}).values())
+    if not outcomes:
+        return "completed"
+    writes = [o for o in outcomes if _side_effect(registry, o["skill"])]
+    if any(o["status"] in ("failed", "skipped") for o in writes):
+        return "failed"
+    if not any(o["status"] in ("succeeded", "rejected") for o in outcomes):
+        return "failed"
+    return "completed"
+
+
+def _side_effect(registry: Any, skill: str) -> bool:
+    loaded = registry.lookup(skill)
+    return bool(loaded and loaded.metadata.side_effect)

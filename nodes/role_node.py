@@ -77,6 +77,8 @@ def _thread_id() -> str:
 
 def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequest:
     grant = inp.get("grant")
+    if grant and grant.get("skill") != task.skill:
+        grant = None  # an approval names one skill; it never carries over to another
     results = inp.get("results") or {}
     args = grant["args"] if grant else bind_args(task.args, results)
     if not grant:

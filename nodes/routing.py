@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Literal
 
 from nodes.arbitrate import proposals_by_question
-from nodes.refine import refinable
+from nodes.refine import MAX_ROUNDS, refinable
+from nodes.review import MAX_REVISIONS
 from nodes.state import SupportState
 
 NextAfterDispatch = Literal["approval", "refine", "arbitrate", "compose"]
@@ -26,10 +27,10 @@ def after_planner(state: SupportState) -> Literal["compose", "dispatch"]:
     return "compose" if state.get("refusal") else "dispatch"
 
 
-def when_nothing_ready(state: SupportState, max_rounds: int) -> NextAfterDispatch:
+def when_nothing_ready(state: SupportState) -> NextAfterDispatch:
     if state.get("pending"):
         return "approval"
-    if refinable(state) and int(state.get("rounds") or 0) <= max_rounds:
+    if refinable(state) and int(state.get("rounds") or 0) <= MAX_ROUNDS:
         return "refine"
     if not state.get("decisions") and any(
         len(p) > 1 for p in proposals_by_question(state).values()
@@ -38,11 +39,12 @@ def when_nothing_ready(state: SupportState, max_rounds: int) -> NextAfterDispatc
     return "compose"
 
 
-def after_review(
-    state: SupportState, max_revisions: int
-) -> Literal["respond", "compose", "escalate"]:
-    if (state.get("review") or {}).get("approved") or state.get("human_reply"):
+def after_review(state: SupportState) -> Literal["respond", "compose", "escalate"]:
+    revisions = int(state.get("revisions") or 0)
+    if (state.get("review") or {}).get("approved"):
         return "respond"
-    if int(state.get("revisions") or 0) <= max_revisions:
+    if revisions <= MAX_REVISIONS:
         return "compose"
-    return "escalate"
+    # The reviewer gave up; once a human has answered that escalation, their
+    # reply stands in for the review.
+    return "respond" if state.get("human_reply") else "escalate"

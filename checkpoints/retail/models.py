@@ -8,7 +8,7 @@ dropped, because a load must be lossless.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,16 +21,10 @@ OrderStatus = Literal[
     "return requested",
     "exchange requested",
 ]
-ORDER_STATUSES: tuple[OrderStatus, ...] = (
-    "pending",
-    "pending (item modified)",
-    "processed",
-    "delivered",
-    "cancelled",
-    "return requested",
-    "exchange requested",
-)
+# The statuses as values, in the Literal's order (generators weight them by position).
+ORDER_STATUSES: tuple[OrderStatus, ...] = get_args(OrderStatus)
 CancelReason = Literal["no longer needed", "ordered by mistake"]
+CANCEL_REASONS: tuple[CancelReason, ...] = get_args(CancelReason)
 # The optional order fields, in tau2's order; the canonical form has them all.
 OPTIONAL_ORDER_FIELDS = (
     "cancel_reason",

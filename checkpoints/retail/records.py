@@ -24,7 +24,7 @@ Conn = psycopg.AsyncConnection[DictRow]
 async def read_products(conn: Conn, ids: Sequence[str] | None = None) -> dict[str, JsonDict]:
     """Products by id (all when `ids` is None), ordered by id."""
     where = _where("product_id", ids)
-    products = await _rows(conn, f"SELECT * FROM products {where} ORDER BY product_id", ids)
+    products = await _entity_rows(conn, "products", "product_id", ids)
     variants = await _rows(
         conn, f"SELECT * FROM product_variants {where} ORDER BY product_id, position", ids
     )
@@ -58,10 +58,11 @@ async def read_users(
 ) -> dict[str, JsonDict]:
     """Users by id (all when `ids` is None), ordered by id."""
     where = _where("user_id", ids)
-    lock = " FOR UPDATE" if for_update else ""
-    users = await _rows(conn, f"SELECT * FROM users {where} ORDER BY user_id{lock}", ids)
+    users = await _entity_rows(conn, "users", "user_id", ids, for_update=for_update)
     methods = await _rows(
-        conn, f"SELECT * FROM payment_methods {where} ORDER BY user_id, position{lock}", ids
+        conn,
+        f"SELECT * FROM payment_methods {where} ORDER BY user_id, position{_lock(for_update)}",
+        ids,
     )
     orders = await _rows(
         conn,
@@ -94,8 +95,7 @@ async def read_orders(
 ) -> dict[str, JsonDict]:
     """Orders by id (all when `ids` is None), ordered by id, every optional field present."""
     where = _where("order_id", ids)
-    lock = " FOR UPDATE" if for_update else ""
-    orders = await _rows(conn, f"SELECT * FROM orders {where} ORDER BY order_id{lock}", ids)
+    orders = await _entity_rows(conn, "orders", "order_id", ids, for_update=for_update)
     items = await _order_items(conn, where, ids)
     fulfillments = await _fulfillments(conn, where, ids)
     payments: dict[str, list[JsonDict]] = defaultdict(list)
@@ -222,6 +222,18 @@ async def _options(conn: Conn, query: str, ids: Sequence[str] | None) -> dict[st
     for r in await _rows(conn, query, ids):
         options[r["key"]][r["name"]] = r["value"]
     return options
+
+
+async def _entity_rows(
+    conn: Conn, table: str, key: str, ids: Sequence[str] | None, *, for_update: bool = False
+) -> list[DictRow]:
+    """The rows of an entity's own table, ordered (and optionally locked) by its key."""
+    query = f"SELECT * FROM {table} {_where(key, ids)} ORDER BY {key}{_lock(for_update)}"
+    return await _rows(conn, query, ids)
+
+
+def _lock(for_update: bool) -> str:
+    return " FOR UPDATE" if for_update else ""
 
 
 def _where(column: str, ids: Sequence[str] | None) -> str:

@@ -11,13 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from checkpoints.retail.models import ORDER_STATUSES
+from checkpoints.retail.models import CANCEL_REASONS, ORDER_STATUSES
 from checkpoints.retail.reference_parts import IdMaker, random_address
 
 JsonDict = dict[str, Any]
 STATUS_WEIGHTS = (28, 6, 13, 30, 10, 7, 6)  # in ORDER_STATUSES order
 SHIPPED = {"processed", "delivered", "return requested", "exchange requested"}
-CANCEL_REASONS = ("no longer needed", "ordered by mistake")
 
 
 def generate_orders(

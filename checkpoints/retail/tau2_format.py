@@ -7,7 +7,7 @@ Every problem becomes one `DataFormatError` line naming where it is
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -62,21 +62,26 @@ def parse_user(data: object) -> User:
 def document_problems(document: Tau2Document) -> Iterator[str]:
     """Inconsistencies the types cannot express; referential ones are the database's job."""
     for key, product in document.products.items():
-        if key != product.product_id:
-            yield f"products.{key}: key differs from product_id '{product.product_id}'"
-        for item_key, variant in product.variants.items():
-            if item_key != variant.item_id:
-                yield f"products.{key}.variants.{item_key}: key differs from item_id"
+        yield from _key_problem(f"products.{key}", key, product.product_id, "product_id")
+        yield from _inner_key_problems(f"products.{key}.variants", product.variants, "item_id")
     for key, user in document.users.items():
-        if key != user.user_id:
-            yield f"users.{key}: key differs from user_id '{user.user_id}'"
-        for method_key, method in user.payment_methods.items():
-            if method_key != method.id:
-                yield f"users.{key}.payment_methods.{method_key}: key differs from id"
+        yield from _key_problem(f"users.{key}", key, user.user_id, "user_id")
+        yield from _inner_key_problems(f"users.{key}.payment_methods", user.payment_methods, "id")
         yield from _user_order_problems(document, user)
     for key, order in document.orders.items():
-        if key != order.order_id:
-            yield f"orders.{key}: key differs from order_id '{order.order_id}'"
+        yield from _key_problem(f"orders.{key}", key, order.order_id, "order_id")
+
+
+def _key_problem(where: str, key: str, own_id: str, field: str) -> Iterator[str]:
+    if key != own_id:
+        yield f"{where}: key differs from {field} '{own_id}'"
+
+
+def _inner_key_problems(where: str, entries: Mapping[str, BaseModel], field: str) -> Iterator[str]:
+    # Nested entries are named by their path alone; the id is read by field name.
+    for key, entry in entries.items():
+        if key != getattr(entry, field):
+            yield f"{where}.{key}: key differs from {field}"
 
 
 def _user_order_problems(document: Tau2Document, user: User) -> Iterator[str]:

@@ -18,6 +18,9 @@ REFUSE_BULK = (
     "I can't change many orders or other customers' data at once; "
     "please ask about one of your own orders at a time."
 )
+REFUSE_REUSED = (
+    "This conversation has already handled a request; please start a new thread for a new one."
+)
 REFUSE_SCOPE = (
     "I can help with your orders, deliveries, returns, refunds, account and our policies. "
     "That request is outside what I can do."
@@ -26,11 +29,15 @@ REFUSE_SCOPE = (
 
 async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     ctx = runtime.context
-    rules = understand(state["text"], ctx.product_names)
+    if state.get("audit_id"):
+        # A thread carries one request: its outcomes, grants and audit id must
+        # never leak into another request (or another customer's).
+        return {"refusal": REFUSE_REUSED, "trace": ["intake: thread already used; refused"]}
+    rules = understand(state.get("text") or "", ctx.product_names)
     understanding = await model_understanding(ctx, state, rules)
-    refusal = await _refusal(ctx, state["user_id"], understanding)
+    refusal = await _refusal(ctx, state.get("user_id") or "", understanding)
     return {
-        "audit_id": state.get("audit_id") or new_audit_id(),
+        "audit_id": new_audit_id(),
         "understanding": understanding.model_dump(mode="json"),
         "refusal": refusal,
         "trace": [

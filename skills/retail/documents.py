@@ -11,6 +11,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from checkpoints.retail.models import OPTIONAL_ORDER_FIELDS
 from skills.errors import DomainError, RecordNotFound
 
 OrderDoc = dict[str, Any]
@@ -18,17 +19,6 @@ UserDoc = dict[str, Any]
 ProductDoc = dict[str, Any]
 VariantDoc = dict[str, Any]
 PaymentMethodDoc = dict[str, Any]
-
-# Optional order fields tau2 dumps as null when absent.
-ORDER_OPTIONAL_FIELDS = (
-    "cancel_reason",
-    "exchange_items",
-    "exchange_new_items",
-    "exchange_payment_method_id",
-    "exchange_price_difference",
-    "return_items",
-    "return_payment_method_id",
-)
 
 
 def clone(doc: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +29,7 @@ def clone(doc: dict[str, Any]) -> dict[str, Any]:
 def canonical_order(order: Mapping[str, Any]) -> OrderDoc:
     """The order with every optional field present (null where absent), as tau2 dumps it."""
     doc = clone(dict(order))
-    for field in ORDER_OPTIONAL_FIELDS:
+    for field in OPTIONAL_ORDER_FIELDS:
         doc.setdefault(field, None)
     return doc
 

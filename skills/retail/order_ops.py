@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from checkpoints.retail.models import CANCEL_REASONS
 from skills.errors import DomainError
 from skills.retail.documents import (
     OrderDoc,
@@ -28,8 +29,9 @@ from skills.retail.documents import (
     variant,
 )
 
-CANCEL_REASONS = ("no longer needed", "ordered by mistake")
 ADDRESS_FIELDS = ("address1", "address2", "city", "state", "country", "zip")
+# The item ids to give up and, position by position, the variants to take instead.
+Swap = tuple[list[str], list[str]]
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def modify_pending_order_items(
     order: OrderDoc,
     user: UserDoc,
     products: Mapping[str, ProductDoc],
-    swap: tuple[list[str], list[str]],
+    swap: Swap,
     payment_method_id: str,
 ) -> Change:
     """Swap items of an exactly-`pending` order for other variants; settle the difference.
@@ -115,11 +117,13 @@ def modify_pending_order_items(
     order, user = canonical_order(order), clone(user)
     if order["status"] != "pending":
         raise DomainError("Non-pending order cannot be modified")
-    item_ids, new_item_ids = swap
-    check_counts(order, item_ids, "{item_id} not found")
-    if len(item_ids) != len(new_item_ids):
-        raise DomainError("The number of items to be exchanged should match")
-    diff, last = _price_difference(order, products, swap, forbid_same=True)
+    diff, last = _price_difference(
+        order,
+        products,
+        swap,
+        counts=("{item_id} not found", "The number of items to be exchanged should match"),
+        forbid_same=True,
+    )
     method = payment_method(user, payment_method_id)
     if is_gift_card(method) and method["balance"] < diff:
         raise DomainError("Insufficient gift card balance to pay for the new item")
@@ -127,7 +131,7 @@ def modify_pending_order_items(
     order["payment_history"].append(_entry(kind, abs(diff), payment_method_id))
     if is_gift_card(method):
         adjust_balance(method, -diff)
-    for item_id, new_item_id in zip(item_ids, new_item_ids, strict=True):
+    for item_id, new_item_id in zip(*swap, strict=True):
         line = first_item(order, item_id)
         line["item_id"] = new_item_id
         line["price"] = last["price"]
@@ -158,23 +162,29 @@ def exchange_delivered_order_items(
     order: OrderDoc,
     user: UserDoc,
     products: Mapping[str, ProductDoc],
-    swap: tuple[list[str], list[str]],
+    swap: Swap,
     payment_method_id: str,
 ) -> Change:
     """Request an exchange of delivered items for other variants of the same products."""
     order = canonical_order(order)
     if order["status"] != "delivered":
         raise DomainError("Non-delivered order cannot be exchanged")
-    item_ids, new_item_ids = swap
-    check_counts(order, item_ids, "Number of {item_id} not found.")
-    if len(item_ids) != len(new_item_ids):
-        raise DomainError("The number of items to be exchanged should match.")
-    diff, _ = _price_difference(order, products, swap, forbid_same=False)
+    diff, _ = _price_difference(
+        order,
+        products,
+        swap,
+        counts=(
+            "Number of {item_id} not found.",
+            "The number of items to be exchanged should match.",
+        ),
+        forbid_same=False,
+    )
     diff = float(round(diff, 2))
     method = payment_method(user, payment_method_id)
     if is_gift_card(method) and method["balance"] < diff:
         raise DomainError("Insufficient gift card balance to pay for the price difference")
     order["status"] = "exchange requested"
+    item_ids, new_item_ids = swap
     order["exchange_items"] = sorted(item_ids)
     order["exchange_new_items"] = sorted(new_item_ids)
     order["exchange_payment_method_id"] = payment_method_id
@@ -185,11 +195,20 @@ def exchange_delivered_order_items(
 def _price_difference(
     order: OrderDoc,
     products: Mapping[str, ProductDoc],
-    swap: tuple[list[str], list[str]],
+    swap: Swap,
     *,
+    counts: tuple[str, str],
     forbid_same: bool,
 ) -> tuple[float, dict[str, Any]]:
-    """Sum of new minus old prices, accumulated in the reference's order; also the last variant."""
+    """Sum of new minus old prices, accumulated in the reference's order; also the last variant.
+
+    First the swap's counts are checked; `counts` holds the tool's own wording
+    of "an old id is missing" (may contain `{item_id}`) and "lengths differ".
+    """
+    item_ids, new_item_ids = swap
+    check_counts(order, item_ids, counts[0])
+    if len(item_ids) != len(new_item_ids):
+        raise DomainError(counts[1])
     diff = 0.0
     last: dict[str, Any] = {}
     for item_id, new_item_id in zip(*swap, strict=True):

@@ -17,9 +17,10 @@ from skills.errors import RecordNotFound
 from skills.retail import order_ops
 from skills.retail.documents import OrderDoc, ProductDoc, UserDoc
 from skills.retail.executors import ensure_owner
-from skills.retail.order_ops import Change
+from skills.retail.order_ops import Change, Swap
 
 OrderOp = Callable[[OrderDoc, UserDoc, Mapping[str, ProductDoc], dict[str, Any]], Change]
+SwapOp = Callable[[OrderDoc, UserDoc, Mapping[str, ProductDoc], Swap, str], Change]
 
 
 async def cancel_pending_order(conn: Any, args: dict[str, Any], ctx: SkillContext) -> Any:
@@ -44,27 +45,11 @@ async def modify_pending_order_payment(conn: Any, args: dict[str, Any], ctx: Ski
 
 
 async def modify_pending_order_items(conn: Any, args: dict[str, Any], ctx: SkillContext) -> Any:
-    return await _change_order(
-        conn,
-        args,
-        ctx,
-        lambda o, u, p, a: order_ops.modify_pending_order_items(
-            o, u, p, (a["item_ids"], a["new_item_ids"]), a["payment_method_id"]
-        ),
-        with_products=True,
-    )
+    return await _swap_items(conn, args, ctx, order_ops.modify_pending_order_items)
 
 
 async def exchange_delivered_order_items(conn: Any, args: dict[str, Any], ctx: SkillContext) -> Any:
-    return await _change_order(
-        conn,
-        args,
-        ctx,
-        lambda o, u, p, a: order_ops.exchange_delivered_order_items(
-            o, u, p, (a["item_ids"], a["new_item_ids"]), a["payment_method_id"]
-        ),
-        with_products=True,
-    )
+    return await _swap_items(conn, args, ctx, order_ops.exchange_delivered_order_items)
 
 
 async def return_delivered_order_items(conn: Any, args: dict[str, Any], ctx: SkillContext) -> Any:
@@ -86,6 +71,21 @@ async def modify_user_address(conn: Any, args: dict[str, Any], ctx: SkillContext
     change = order_ops.modify_user_address(user, args)
     await writes.store_user(conn, change.user or user)
     return change.user
+
+
+async def _swap_items(
+    conn: Any, args: dict[str, Any], ctx: SkillContext, operation: SwapOp
+) -> OrderDoc:
+    # Swaps price the new variants, so the order's products are loaded too.
+    return await _change_order(
+        conn,
+        args,
+        ctx,
+        lambda o, u, p, a: operation(
+            o, u, p, (a["item_ids"], a["new_item_ids"]), a["payment_method_id"]
+        ),
+        with_products=True,
+    )
 
 
 async def _change_order(

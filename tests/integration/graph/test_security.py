@@ -87,6 +87,7 @@ async def test_reexecuted_role_node_never_repeats_a_side_effect(support: Support
         "args": pending["args"],
         "args_hash": pending["args_hash"],
         "approval_id": pending["id"],
+        "skill": pending["skill"],
     }
     runs = [
         await node(

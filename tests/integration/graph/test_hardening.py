@@ -1,0 +1,155 @@
+"""Resume values from outside, reused threads, races and recovered dependencies."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+import pytest
+from langgraph.types import Command
+
+from checkpoints.errors import InvalidArgument
+from graphs.api import compile_support, report, resume_thread, run_request
+from skills.context import RuntimeContext
+from skills.errors import UpstreamNetworkError
+from skills.registry import SkillRegistry
+from skills.runtime import SkillRuntime
+from tests.integration.graph.helpers import order_status, user_with_orders
+from tests.support_fixtures import Support
+
+
+def _config(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+async def _pending_cancel(support: Support, skip: int) -> tuple[str, str, Any]:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=skip)
+    first = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
+    assert first.status == "interrupted"
+    return user, order, first
+
+
+async def test_malformed_resume_is_refused_and_the_thread_stays_resumable(support: Support) -> None:
+    _, order, first = await _pending_cancel(support, skip=10)
+    with pytest.raises(InvalidArgument, match="cannot use decision 'approved'"):
+        await resume_thread(support.graph, support.ctx, first.thread_id, decision="approved")
+    with pytest.raises(InvalidArgument, match="answer it with --decision approve, reject or edit"):
+        await resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="reply", message="hi"
+        )
+    # A raw, invalid resume (as Studio or the SDK could send) is asked again, not wedged.
+    await support.graph.ainvoke(
+        Command(resume={first.interrupts[0]["id"]: {"decision": "yes"}}),
+        _config(first.thread_id),
+        context=support.ctx,
+    )
+    again = await report(support.graph, first.thread_id)
+    assert again.status == "interrupted" and again.interrupts == first.interrupts
+    done = await resume_thread(support.graph, support.ctx, first.thread_id, decision="approve")
+    assert done.status == "completed"
+    assert await order_status(support.db.pool, order) == "cancelled"
+
+
+async def test_edit_needs_a_request_id_when_several_wait(support: Support) -> None:
+    user, orders = await user_with_orders(support.db.pool, "pending", count=2, skip=3)
+    first = await run_request(
+        support.graph, support.ctx, text=f"cancel {orders[0]} and {orders[1]}", user_id=user
+    )
+    assert len(first.interrupts) == 2
+    with pytest.raises(InvalidArgument, match="name the one to edit"):
+        await resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="edit",
+            args={"order_id": orders[0], "reason": "no longer needed"},
+        )  # fmt: skip
+    assert [await order_status(support.db.pool, o) for o in orders] == ["pending", "pending"]
+
+
+async def test_a_used_thread_never_serves_a_second_request(support: Support) -> None:
+    me, (mine,) = await user_with_orders(support.db.pool, "delivered", skip=4)
+    other, (theirs,) = await user_with_orders(support.db.pool, "processed", skip=4)
+    first = await run_request(support.graph, support.ctx, text=f"status of {mine}?", user_id=me)
+    assert first.status == "completed" and mine in first.answer
+    # Studio / SDK style: new input on the same thread, another customer.
+    await support.graph.ainvoke(
+        {"text": f"status of {theirs}?", "user_id": other},
+        _config(first.thread_id),
+        context=support.ctx,
+    )
+    second = await report(support.graph, first.thread_id)
+    assert second.status == "refused"
+    assert mine not in second.answer and "new thread" in second.answer
+
+
+async def test_input_without_a_customer_is_refused_not_crashed(support: Support) -> None:
+    await support.graph.ainvoke(
+        {"text": "where is my order"}, _config("no-user"), context=support.ctx
+    )
+    result = await report(support.graph, "no-user")
+    assert result.status == "refused"
+
+
+async def test_concurrent_resumes_of_one_thread_cannot_both_run(support: Support) -> None:
+    _, order, first = await _pending_cancel(support, skip=11)
+    outcomes = await asyncio.gather(
+        resume_thread(support.graph, support.ctx, first.thread_id, decision="approve"),
+        resume_thread(support.graph, support.ctx, first.thread_id, decision="reject"),
+        return_exceptions=True,
+    )
+    winners = [o for o in outcomes if not isinstance(o, BaseException)]
+    losers = [o for o in outcomes if isinstance(o, InvalidArgument)]
+    assert len(winners) == 1 and len(losers) == 1
+    async with support.db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT status FROM approvals WHERE request_id = %s", (first.interrupts[0]["id"],)
+        )
+        decided = (await cur.fetchone())["status"]  # type: ignore[index]
+    cancelled = await order_status(support.db.pool, order) == "cancelled"
+    assert (decided == "approved") == cancelled
+
+
+class _FlakyOnce:
+    """Fails every attempt of the first call, then works (a transient outage)."""
+
+    def __init__(self, real: Any, failures: int) -> None:
+        self.real = real
+        self.failures = failures
+
+    def validate_input(self, args: Any) -> dict[str, Any]:
+        return dict(self.real.validate_input(args))
+
+    async def execute(self, args: dict[str, Any], ctx: Any) -> Any:
+        if self.failures > 0:
+            self.failures -= 1
+            raise UpstreamNetworkError("order service restarting")
+        return await self.real.execute(args, ctx)
+
+    async def rollback(self, args: dict[str, Any], ctx: Any, payload: Any) -> None:
+        return None
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+async def test_steps_skipped_behind_a_retried_step_run_once_it_recovers(support: Support) -> None:
+    skills = list(support.ctx.registry)
+    target = next(s for s in skills if s.skill_id == "get_order_details_v1")
+    flaky = _FlakyOnce(target.executor, failures=4)  # one call: first try + 3 retries
+    registry = SkillRegistry(
+        dataclasses.replace(s, executor=flaky) if s is target else s for s in skills
+    )
+    runtime = SkillRuntime(
+        registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
+    )
+    ctx = dataclasses.replace(support.ctx, runtime=runtime, registry=registry)
+    graph = compile_support(ctx, support.db.checkpointer)
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=12)
+
+    first = await run_request(
+        graph, ctx, text=f"please cancel {order}, ordered by mistake", user_id=user
+    )
+
+    assert first.status == "interrupted"  # the cancel was reached, not silently skipped
+    assert first.interrupts[0]["skill"] == "cancel_pending_order_v1"
+    assert any("refine round 1: retry t1" in line for line in first.trace)
