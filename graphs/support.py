@@ -19,7 +19,13 @@ from nodes.planner.node import planner
 from nodes.refine import refine
 from nodes.review import respond, review
 from nodes.role_node import make_role_node, node_name
-from nodes.routing import after_intake, after_planner, after_review, when_nothing_ready
+from nodes.routing import (
+    after_intake,
+    after_planner,
+    after_refine,
+    after_review,
+    when_nothing_ready,
+)
 from nodes.state import SupportInput, SupportState, TaskInput
 from skills.roles import RoleSpec
 
@@ -53,7 +59,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
         "dispatch", fan_out, [*role_nodes, "approval", "refine", "arbitrate", "compose"]
     )
     g.add_edge("approval", "dispatch")
-    g.add_edge("refine", "dispatch")
+    g.add_conditional_edges("refine", after_refine, ["planner", "dispatch"])
     g.add_edge("arbitrate", "compose")
     g.add_edge("compose", "review")
     g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])

@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 from nodes.approval import escalation_request
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Task, TaskOutcome
+from nodes.planner.replan import can_replan
 from nodes.state import SupportState
 
 TRANSIENT = frozenset({"timeout", "network_error", "http_error", "circuit_open", "skill_error"})
@@ -45,7 +46,8 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     plan = Plan.model_validate(state["plan"])
     tasks = list(plan.tasks)
     update: dict[str, Any] = {"rounds": rounds, "outcomes": {}}
-    notes = []
+    notes: list[str] = []
+    replan: list[str] = []
     for outcome in failed:
         history = await success_rate(ctx.pool, outcome.skill)
         fallback = _fallback(ctx, plan.task(outcome.task_id))
@@ -59,6 +61,10 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             substitute = fallback.model_copy(update={"id": f"{outcome.task_id}f{rounds}"})
             tasks = [_rewire(t, outcome.task_id, substitute.id) for t in tasks] + [substitute]
             notes.append(f"replace {outcome.task_id} with {substitute.skill}")
+        elif can_replan(plan.task(outcome.task_id)):
+            replan.append(outcome.task_id)
+            notes.append(f"replan around {outcome.task_id}")
+            continue
         else:
             continue
         # Steps skipped because this one failed get their chance again.
@@ -67,6 +73,7 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
                 update["outcomes"][dependent] = None
     update["plan"] = plan.model_copy(update={"tasks": tuple(tasks)}).model_dump(mode="json")
     update["trace"] = [f"refine round {rounds}: {'; '.join(notes) or 'nothing to do'}"]
+    update["replan"] = replan or None
     return update
 
 

@@ -27,6 +27,10 @@ def after_planner(state: SupportState) -> Literal["compose", "dispatch"]:
     return "compose" if state.get("refusal") else "dispatch"
 
 
+def after_refine(state: SupportState) -> Literal["planner", "dispatch"]:
+    return "planner" if state.get("replan") else "dispatch"
+
+
 def when_nothing_ready(state: SupportState) -> NextAfterDispatch:
     if state.get("pending"):
         return "approval"

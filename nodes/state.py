@@ -44,6 +44,7 @@ class SupportState(TypedDict, total=False):
     decided: Annotated[dict[str, Any], merge]  # request id -> HumanDecision
     decisions: Annotated[list[dict[str, Any]], operator.add]  # Decision
     rounds: int
+    replan: list[str] | None  # failed task ids the planner must plan around
     answer: str
     draft: str
     review: dict[str, Any]  # ReviewVerdict

@@ -9,12 +9,15 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
 from nodes.errors import PlanRejected
+from nodes.planner.replan import revise_plan
 from nodes.planner.templates import rules_plan
 from nodes.planner.validate import validate_plan
 from nodes.state import SupportState
 
 
 async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    if state.get("replan"):
+        return replan(state, runtime.context)
     ctx = runtime.context
     understanding = Understanding.model_validate(state["understanding"])
     plan = rules_plan(understanding, state["user_id"])
@@ -27,6 +30,34 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict
         }
     steps = ", ".join(f"{t.id}:{t.role}/{t.skill}" for t in plan.tasks) or "nothing to run"
     return {"plan": plan.model_dump(mode="json"), "rounds": 0, "trace": [f"planner: {steps}"]}
+
+
+def replan(state: SupportState, ctx: SupportContext) -> dict[str, Any]:
+    """Revise the running plan around steps that cannot be retried or substituted."""
+    failed = list(state.get("replan") or [])
+    plan, moved = revise_plan(plan_of(state), failed)
+    try:
+        validate_plan(plan, ctx.roles, frozenset(ctx.registry.skill_ids), state["user_id"])
+    except PlanRejected as exc:
+        return {
+            "replan": None,
+            "trace": [f"planner: replan rejected ({exc.code}); keeping the plan"],
+        }
+    outcomes = state.get("outcomes") or {}
+    # Steps skipped only because a replaced step failed get their chance again;
+    # the replaced steps stay failed but are no longer worth refining.
+    update: dict[str, Any] = {
+        t: None for t in moved if outcomes.get(t, {}).get("status") == "skipped"
+    }
+    for task_id in failed:
+        update[task_id] = {**outcomes[task_id], "error_code": "replanned"}
+    added = [t.id for t in plan.tasks if t.id not in outcomes]
+    return {
+        "plan": plan.model_dump(mode="json"),
+        "replan": None,
+        "outcomes": update,
+        "trace": [f"planner: replan around {failed}; to run {added}"],
+    }
 
 
 def plan_of(state: SupportState) -> Plan:
