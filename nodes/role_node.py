@@ -42,7 +42,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
         task = Task.model_validate(state["task"])
         attempt = state.get("attempt", 1)
         try:
-            request = _request(spec.name, task, state, _thread_id())
+            request = _request(spec.name, task, state, *_run_position())
         except PreconditionFailed as exc:
             return _outcome(
                 task, "failed", attempt, error_code="precondition_failed", error=str(exc)
@@ -68,14 +68,17 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
     return role_node
 
 
-def _thread_id() -> str:
+def _run_position() -> tuple[str, int]:
+    """(thread id, superstep) of the running graph, for the audit trail."""
     try:
-        return str(get_config().get("configurable", {}).get("thread_id", "adhoc"))
+        config = get_config()
     except RuntimeError:  # called outside a graph run (tests, scripts)
-        return "adhoc"
+        return "adhoc", 0
+    thread_id = str(config.get("configurable", {}).get("thread_id", "adhoc"))
+    return thread_id, int(config.get("metadata", {}).get("langgraph_step", 0))
 
 
-def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequest:
+def _request(role: str, task: Task, inp: TaskInput, thread_id: str, step: int) -> SkillRequest:
     grant = inp.get("grant")
     if grant and grant.get("skill") != task.skill:
         grant = None  # an approval names one skill; it never carries over to another
@@ -100,6 +103,7 @@ def _request(role: str, task: Task, inp: TaskInput, thread_id: str) -> SkillRequ
         task_id=task.id,
         node=node_name(role),
         audit_id=inp["audit_id"],
+        step=step,
         approval=approval,
     )
 
