@@ -31,7 +31,7 @@ async def order_status(pool: Any, order_id: str) -> str:
 async def audit_rows(pool: Any, audit_id: str, skill: str) -> list[dict[str, Any]]:
     async with pool.connection() as conn:
         cur = await conn.execute(
-            "SELECT status, approval_id FROM audit_events WHERE audit_id = %s AND skill = %s ORDER BY id",
+            "SELECT status, approval_id, step FROM audit_events WHERE audit_id = %s AND skill = %s ORDER BY id",
             (audit_id, skill),
         )
         return list(await cur.fetchall())

@@ -26,6 +26,8 @@ async def test_high_risk_cancel_waits_then_runs_once_when_approved(support: Supp
     rows = await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1")
     assert [r["status"] for r in rows] == ["approval_required", "success"]
     assert rows[1]["approval_id"] == request["id"]
+    # Rows carry the graph superstep: the approved run is later than the stop.
+    assert 0 < rows[0]["step"] < rows[1]["step"]
 
 
 async def test_rejected_request_changes_nothing_and_says_so(support: Support) -> None:
