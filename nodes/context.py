@@ -6,24 +6,23 @@ in module globals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
 from skills.roles import RoleSpec
+from skills.runtime import SkillRuntime
 
 
 @dataclass(frozen=True)
 class SupportContext:
     """Everything a node needs that is not graph state."""
 
-    runtime: Any  # skills.runtime.SkillRuntime
+    runtime: SkillRuntime
     registry: SkillRegistry
     roles: Mapping[str, RoleSpec]
-    pool: Any
+    pool: Any  # psycopg_pool.AsyncConnectionPool (dict rows, autocommit)
     models: ModelTiers | None = None
-    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     product_names: tuple[str, ...] = ()
