@@ -23,6 +23,8 @@ REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType(
     {
         "intake": frozenset({"intents"}),
         "intake_request": frozenset({"text"}),
+        "planner": frozenset({"roles", "skills"}),
+        "planner_request": frozenset({"intents", "slots", "user_id", "draft"}),
     }
 )
 

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
 from nodes.errors import PlanRejected
+from nodes.planner.model_plan import model_plan
 from nodes.planner.replan import revise_plan
 from nodes.planner.templates import rules_plan
 from nodes.planner.validate import validate_plan
@@ -20,16 +21,22 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict
         return replan(state, runtime.context)
     ctx = runtime.context
     understanding = Understanding.model_validate(state["understanding"])
-    plan = rules_plan(understanding, state["user_id"])
+    plan, tier = await model_plan(
+        ctx, state, understanding, rules_plan(understanding, state["user_id"])
+    )
     try:
         validate_plan(plan, ctx.roles, frozenset(ctx.registry.skill_ids), state["user_id"])
     except PlanRejected as exc:
         return {
             "refusal": f"I can't do that: {exc}.",
-            "trace": [f"planner: plan rejected ({exc.code}): {exc}"],
+            "trace": [f"planner[{tier}]: plan rejected ({exc.code}): {exc}"],
         }
     steps = ", ".join(f"{t.id}:{t.role}/{t.skill}" for t in plan.tasks) or "nothing to run"
-    return {"plan": plan.model_dump(mode="json"), "rounds": 0, "trace": [f"planner: {steps}"]}
+    return {
+        "plan": plan.model_dump(mode="json"),
+        "rounds": 0,
+        "trace": [f"planner[{tier}]: {steps}"],
+    }
 
 
 def replan(state: SupportState, ctx: SupportContext) -> dict[str, Any]:

@@ -1,0 +1,169 @@
+"""Cross-check a model's plan against the domain and the rules-tier plan.
+
+A schema-valid plan is still untrusted. On top of `validate_plan` (known
+skills, role whitelists, cycles, bulk args, the session user):
+
+- every `order_id` must be one the customer wrote (intake already checked
+  they own it), every `user_id` the session user;
+- only the `bind:` markers the rules templates use are allowed;
+- writes are the customer's, not the model's: each write must be a copy of
+  a rules-plan write (same skill, args and the same lookups as dependencies)
+  and every rules-plan write must be there. A model may only reorder, add or
+  trim reads.
+
+Any failure raises `ModelOutputInvalid`, so the ladder tries the next tier.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from nodes.contracts import Plan, Task, Tier, Understanding
+from nodes.errors import ModelOutputInvalid, PlanRejected
+from nodes.intake.rules import mask_pii
+from nodes.planner.validate import MAX_TASKS, validate_plan
+from skills.registry import SkillRegistry
+from skills.roles import RoleSpec
+
+NODE = "planner"
+BIND_MARKERS = frozenset({"bind:order_items", "bind:order_payment", "bind:summary"})
+USER_PAYMENT = re.compile(r"bind:user_payment:[a-z_]{1,30}")
+# The customer is already identified: a model never looks up other identities.
+IDENTITY_LOOKUPS = frozenset({"find_user_id_by_email_v1", "find_user_id_by_name_zip_v1"})
+ArgValue = str | int | float | bool | None | list[str]
+
+
+class _Strict(BaseModel):
+    # Unlike intake replies, extra keys are refused: a plan step with an
+    # unexpected field ("approved": true) is not something to ignore.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class PlanReplyTask(_Strict):
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+    role: str = Field(max_length=60)
+    skill: str = Field(max_length=80)
+    args: dict[str, ArgValue] = Field(default_factory=dict, max_length=10)
+    depends_on: tuple[str, ...] = Field(default=(), max_length=MAX_TASKS)
+
+
+class PlanReply(_Strict):
+    """A model's plan (untrusted)."""
+
+    tasks: tuple[PlanReplyTask, ...] = Field(min_length=1, max_length=MAX_TASKS)
+
+
+def check_model_plan(
+    reply: PlanReply,
+    *,
+    rules: Plan,
+    understanding: Understanding,
+    roles: Mapping[str, RoleSpec],
+    registry: SkillRegistry,
+    user_id: str,
+    tier: Tier,
+) -> Plan:
+    """The model's plan as a `Plan`, or `ModelOutputInvalid` naming the first problem."""
+    tasks = tuple(_task(t, rules) for t in reply.tasks)
+    plan = Plan(tasks=tasks, rationale=f"{tier} model plan")
+    try:
+        validate_plan(plan, roles, frozenset(registry.skill_ids), user_id)
+    except PlanRejected as exc:
+        raise ModelOutputInvalid(NODE, f"{exc.code}: {exc}") from exc
+    for task in tasks:
+        _check_args(task, understanding, registry, user_id)
+    _check_writes(plan, rules, registry)
+    return plan
+
+
+def _task(reply: PlanReplyTask, rules: Plan) -> Task:
+    # A step the rules plan also has keeps the rules' real (unmasked) args and
+    # its arbitration question: both are ours, not the model's.
+    twin = next((t for t in rules.tasks if signature(t) == _signature(reply)), None)
+    return Task(
+        id=reply.id,
+        role=reply.role,
+        skill=reply.skill,
+        args=dict(twin.args if twin else reply.args),
+        depends_on=reply.depends_on,
+        question=twin.question if twin else None,
+    )
+
+
+def _check_args(
+    task: Task, understanding: Understanding, registry: SkillRegistry, user_id: str
+) -> None:
+    if task.skill in IDENTITY_LOOKUPS:
+        raise ModelOutputInvalid(NODE, f"{task.id}: {task.skill} is not for planners")
+    order_id = task.args.get("order_id")
+    if order_id is not None and order_id not in understanding.slots.order_ids:
+        raise ModelOutputInvalid(NODE, f"{task.id}: order id not in the request")
+    if "user_id" in task.args and task.args["user_id"] != user_id:
+        raise ModelOutputInvalid(NODE, f"{task.id}: another customer's user id")
+    for value in _strings(task.args.values()):
+        if value.startswith("bind:") and not _known_marker(value):
+            raise ModelOutputInvalid(NODE, f"{task.id}: unknown marker {value[:40]!r}")
+    if not is_write(task.skill, registry):
+        params = set(registry.get(task.skill).metadata.parameters)
+        unknown = sorted(set(task.args) - params)
+        if unknown:
+            raise ModelOutputInvalid(NODE, f"{task.id}: unknown argument(s) {unknown[:3]}")
+
+
+def _check_writes(plan: Plan, rules: Plan, registry: SkillRegistry) -> None:
+    wanted = [write_key(t, rules) for t in rules.tasks if is_write(t.skill, registry)]
+    made = [write_key(t, plan) for t in plan.tasks if is_write(t.skill, registry)]
+    for key in made:
+        if key not in wanted:
+            raise ModelOutputInvalid(NODE, f"a write the customer did not ask for: {key[0]}")
+    if sorted(map(repr, made)) != sorted(map(repr, wanted)):
+        raise ModelOutputInvalid(NODE, "the plan drops or repeats a requested change")
+
+
+def write_key(task: Task, plan: Plan) -> tuple[Any, ...]:
+    """What a write runs, on what it depends (by what those run), PII-masked."""
+    deps = sorted(repr(signature(plan.task(d))) for d in task.depends_on)
+    return (*signature(task), tuple(deps))
+
+
+def signature(task: Task) -> tuple[str, str, str]:
+    """A step by what it runs, independent of ids; values masked as models see them."""
+    return (task.role, task.skill, repr(sorted(masked_args(task.args).items())))
+
+
+def _signature(reply: PlanReplyTask) -> tuple[str, str, str]:
+    return (reply.role, reply.skill, repr(sorted(masked_args(reply.args).items())))
+
+
+def masked_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Args with e-mails, cards and phones masked: what a model is shown."""
+    return {k: _masked(v) for k, v in args.items()}
+
+
+def _masked(value: Any) -> Any:
+    if isinstance(value, str):
+        return mask_pii(value)
+    if isinstance(value, list | tuple):
+        return [_masked(v) for v in value]
+    return value
+
+
+def is_write(skill: str, registry: SkillRegistry) -> bool:
+    found = registry.lookup(skill)
+    return found is None or found.metadata.side_effect
+
+
+def _known_marker(value: str) -> bool:
+    return value in BIND_MARKERS or USER_PAYMENT.fullmatch(value) is not None
+
+
+def _strings(values: Iterable[Any]) -> Iterable[str]:
+    for value in values:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, str))

@@ -1,0 +1,94 @@
+"""The planner's model tiers: large -> small -> rules.
+
+The rules templates have already planned the request; a model may reorder,
+add or trim reads, never widen what runs (see `nodes.planner.model_checks`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from nodes.contracts import Plan, Tier, Understanding
+from nodes.models.call import call_site, descend
+from nodes.models.prompts import Prompts
+from nodes.models.schema import parse_reply
+from nodes.models.tiers import ModelTier
+from nodes.planner.model_checks import NODE, PlanReply, check_model_plan, masked_args
+from nodes.state import SupportState
+
+if TYPE_CHECKING:
+    from nodes.context import SupportContext
+
+# The tier the planner declares: composing a DAG benefits from the larger model.
+PLANNER_TIER: ModelTier = "large"
+_MARKER = re.compile(r"</?\s*request\s*>", re.IGNORECASE)
+
+
+async def model_plan(
+    ctx: SupportContext, state: SupportState, understanding: Understanding, rules: Plan
+) -> tuple[Plan, Tier]:
+    """The first plan a model tier makes that passes every check, else `rules`."""
+    tiers = ctx.models
+    # Nothing for the rules to run (a handoff, an out-of-scope request) is
+    # not something a model should find work in.
+    if tiers is None or not tiers.available or not rules.tasks:
+        return rules, "rules"
+    user_id = state["user_id"]
+
+    def accept(reply: str, tier: ModelTier) -> tuple[Plan, Tier]:
+        checked = check_model_plan(
+            parse_reply(NODE, reply, PlanReply),
+            rules=rules,
+            understanding=understanding,
+            roles=ctx.roles,
+            registry=ctx.registry,
+            user_id=user_id,
+            tier=tier,
+        )
+        return checked, tier
+
+    messages = planner_messages(tiers.prompts, ctx, understanding, rules, user_id)
+    site = call_site(NODE, dict(state))
+    found = await descend(tiers, ctx.pool, site, PLANNER_TIER, messages, accept)
+    return found if found is not None else (rules, "rules")
+
+
+def planner_messages(
+    prompts: Prompts, ctx: SupportContext, understanding: Understanding, rules: Plan, user_id: str
+) -> list[BaseMessage]:
+    """System instructions with roles and skills, then the request fenced as data."""
+    roles = "\n".join(
+        f"- {name}: {', '.join(sorted(spec.execute - spec.deny))}"
+        for name, spec in sorted(ctx.roles.items())
+    )
+    skills = "\n".join(
+        f"- {s.skill_id}({', '.join(s.metadata.parameters)})"
+        + (" [changes data]" if s.metadata.side_effect else "")
+        for s in ctx.registry
+    )
+    request = prompts.render(
+        "planner_request",
+        intents=_data(list(understanding.intents)),
+        slots=_data(masked_args(understanding.slots.model_dump(mode="json"))),
+        user_id=_data(user_id),
+        draft=_data([_shown(t.model_dump(mode="json")) for t in rules.tasks]),
+    )
+    return [
+        SystemMessage(content=prompts.render("planner", roles=roles, skills=skills)),
+        HumanMessage(content=request),
+    ]
+
+
+def _shown(task: dict[str, Any]) -> dict[str, Any]:
+    # Models see no full e-mail, card or phone number, and not our own fields.
+    keep = ("id", "role", "skill", "depends_on")
+    return {**{k: task[k] for k in keep}, "args": masked_args(task["args"])}
+
+
+def _data(value: Any) -> str:
+    # A customer cannot close the data fence by typing the marker into a slot.
+    return _MARKER.sub(" ", json.dumps(value, ensure_ascii=False))
