@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check fmt lint types arch studio clean
+.PHONY: demo test check fmt lint types arch studio bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -28,6 +28,9 @@ check: $(STAMP)
 # LangGraph Studio against the support graph of langgraph.json (DATABASE_URL or the embedded server).
 studio: $(STAMP)
 	$(BIN)/langgraph dev
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.bench_skill_chain
 
 fmt: $(STAMP)
 	$(BIN)/ruff format .
