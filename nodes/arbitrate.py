@@ -14,8 +14,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import Decision, Plan, Proposal, TaskOutcome
-from nodes.state import SupportState
+from nodes.contracts import Decision, Proposal, TaskOutcome
+from nodes.state import SupportState, plan_of
 
 ADOPT = 0.9
 DISSENT = 0.6
@@ -45,7 +45,7 @@ def decide(question: str, proposals: list[Proposal]) -> Decision:
 
 
 def proposals_by_question(state: SupportState) -> dict[str, list[Proposal]]:
-    plan = Plan.model_validate(state.get("plan") or {})
+    plan = plan_of(state)
     outcomes = state.get("outcomes") or {}
     grouped: dict[str, list[Proposal]] = defaultdict(list)
     for task in plan.tasks:

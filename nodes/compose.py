@@ -14,7 +14,7 @@ from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
 from nodes.intake.rules import mask_pii
 from nodes.planner.binding import as_document
-from nodes.state import SupportState
+from nodes.state import SupportState, plan_of
 
 _DONE = {
     "cancel_pending_order_v1": "Order {order_id} is now cancelled; the refund goes back to the original payment.",
@@ -41,7 +41,7 @@ async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict
 def compose_sentences(state: SupportState) -> list[str]:
     if state.get("refusal"):
         return [str(state["refusal"])]
-    plan = Plan.model_validate(state.get("plan") or {})
+    plan = plan_of(state)
     outcomes = state.get("outcomes") or {}
     sentences: list[str] = []
     changed = _changed_orders(plan, outcomes)

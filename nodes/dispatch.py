@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.contracts import Plan, Task, TaskOutcome
-from nodes.state import SupportState
+from nodes.contracts import Task, TaskOutcome
+from nodes.state import SupportState, plan_of
 
 DONE = frozenset({"succeeded", "failed", "rejected", "skipped"})
 
 
 def ready_tasks(state: SupportState) -> list[Task]:
     """Tasks not yet run (or approved since) whose dependencies all succeeded."""
-    plan = Plan.model_validate(state.get("plan") or {})
+    plan = plan_of(state)
     outcomes = state.get("outcomes") or {}
     grants = state.get("grants") or {}
     ready = []
@@ -29,7 +29,7 @@ def ready_tasks(state: SupportState) -> list[Task]:
 
 def blocked_tasks(state: SupportState) -> list[Task]:
     """Tasks that can never run because a dependency ended without success."""
-    plan = Plan.model_validate(state.get("plan") or {})
+    plan = plan_of(state)
     outcomes = state.get("outcomes") or {}
     ended_badly = {t for t, o in outcomes.items() if o["status"] in DONE - {"succeeded"}}
     return [

@@ -14,9 +14,9 @@ from langgraph.runtime import Runtime
 
 from nodes.approval import escalation_request
 from nodes.context import SupportContext
-from nodes.contracts import Plan, Task, TaskOutcome
+from nodes.contracts import Task, TaskOutcome
 from nodes.planner.replan import can_replan
-from nodes.state import SupportState
+from nodes.state import SupportState, plan_of
 
 TRANSIENT = frozenset({"timeout", "network_error", "http_error", "circuit_open", "skill_error"})
 MAX_ATTEMPTS = 2
@@ -43,7 +43,7 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         )
         return {"rounds": rounds, "pending": {request.id: request.model_dump(mode="json")},
                 "trace": [f"refine: escalate after {rounds - 1} rounds"]}  # fmt: skip
-    plan = Plan.model_validate(state["plan"])
+    plan = plan_of(state)
     tasks = list(plan.tasks)
     update: dict[str, Any] = {"rounds": rounds, "outcomes": {}}
     notes: list[str] = []

@@ -14,6 +14,8 @@ from typing import Annotated, Any
 # pydantic (which builds the JSON schemas Studio shows) needs this TypedDict on Python < 3.12.
 from typing_extensions import TypedDict
 
+from nodes.contracts import Plan
+
 
 def merge(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
     """Later writes win per key; a None value removes the key."""
@@ -63,3 +65,8 @@ class TaskInput(TypedDict):
     grant: dict[str, Any] | None
     results: dict[str, Any]
     attempt: int
+
+
+def plan_of(state: SupportState) -> Plan:
+    """The thread's current plan as a contract (empty before planning)."""
+    return Plan.model_validate(state.get("plan") or {})

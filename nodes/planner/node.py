@@ -7,13 +7,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import Plan, Understanding
+from nodes.contracts import Understanding
 from nodes.errors import PlanRejected
 from nodes.planner.model_plan import model_plan
 from nodes.planner.replan import revise_plan
 from nodes.planner.templates import rules_plan
 from nodes.planner.validate import validate_plan
-from nodes.state import SupportState
+from nodes.state import SupportState, plan_of
 
 
 async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
@@ -65,7 +65,3 @@ def replan(state: SupportState, ctx: SupportContext) -> dict[str, Any]:
         "outcomes": update,
         "trace": [f"planner: replan around {failed}; to run {added}"],
     }
-
-
-def plan_of(state: SupportState) -> Plan:
-    return Plan.model_validate(state.get("plan") or {})

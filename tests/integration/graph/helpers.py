@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
+
+from skills.context import RuntimeContext
+from skills.registry import SkillRegistry
+from skills.runtime import SkillRuntime
 
 
 async def user_with_orders(
@@ -35,3 +40,20 @@ async def audit_rows(pool: Any, audit_id: str, skill: str) -> list[dict[str, Any
             (audit_id, skill),
         )
         return list(await cur.fetchall())
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+def with_executor(support: Any, skill_id: str, executor: Any) -> Any:
+    """The support context with one skill's executor replaced (and no backoff
+    sleeps), for driving failures through the real runtime and graph."""
+    skills = list(support.ctx.registry)
+    registry = SkillRegistry(
+        dataclasses.replace(s, executor=executor) if s.skill_id == skill_id else s for s in skills
+    )
+    runtime = SkillRuntime(
+        registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
+    )
+    return dataclasses.replace(support.ctx, runtime=runtime, registry=registry)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import Any
 
 import pytest
@@ -11,11 +10,8 @@ from langgraph.types import Command
 
 from checkpoints.errors import InvalidArgument
 from graphs.api import compile_support, report, resume_thread, run_request
-from skills.context import RuntimeContext
 from skills.errors import UpstreamNetworkError
-from skills.registry import SkillRegistry
-from skills.runtime import SkillRuntime
-from tests.integration.graph.helpers import order_status, user_with_orders
+from tests.integration.graph.helpers import order_status, user_with_orders, with_executor
 from tests.support_fixtures import Support
 
 
@@ -128,21 +124,10 @@ class _FlakyOnce:
         return None
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 async def test_steps_skipped_behind_a_retried_step_run_once_it_recovers(support: Support) -> None:
-    skills = list(support.ctx.registry)
-    target = next(s for s in skills if s.skill_id == "get_order_details_v1")
+    target = support.ctx.registry.get("get_order_details_v1")
     flaky = _FlakyOnce(target.executor, failures=4)  # one call: first try + 3 retries
-    registry = SkillRegistry(
-        dataclasses.replace(s, executor=flaky) if s is target else s for s in skills
-    )
-    runtime = SkillRuntime(
-        registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
-    )
-    ctx = dataclasses.replace(support.ctx, runtime=runtime, registry=registry)
+    ctx = with_executor(support, "get_order_details_v1", flaky)
     graph = compile_support(ctx, support.db.checkpointer)
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=12)
 

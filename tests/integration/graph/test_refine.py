@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.context import SupportContext
-from skills.context import RuntimeContext
 from skills.errors import UpstreamNetworkError
-from skills.registry import SkillRegistry
-from skills.runtime import SkillRuntime
-from tests.integration.graph.helpers import user_with_orders
+from tests.integration.graph.helpers import user_with_orders, with_executor
 from tests.support_fixtures import Support
 
 
@@ -33,21 +29,9 @@ class _Down:
         return None
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _with_broken(support: Support, skill_id: str) -> tuple[SupportContext, _Down]:
-    skills = list(support.ctx.registry)
-    broken = next(s for s in skills if s.skill_id == skill_id)
-    down = _Down(broken.executor)
-    registry = SkillRegistry(
-        dataclasses.replace(s, executor=down) if s is broken else s for s in skills
-    )
-    runtime = SkillRuntime(
-        registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
-    )
-    return dataclasses.replace(support.ctx, runtime=runtime, registry=registry), down
+    down = _Down(next(s for s in support.ctx.registry if s.skill_id == skill_id).executor)
+    return with_executor(support, skill_id, down), down
 
 
 async def test_failing_step_is_retried_then_escalated_and_the_human_reply_answers(
