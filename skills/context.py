@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from checkpoints import ledger
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -26,6 +28,16 @@ class RuntimeContext:
 
     def now(self) -> datetime:
         return self.clock()
+
+    async def record_effect(self, conn: Any, payload: Any) -> None:
+        """Record the ledger completion on `conn`, inside the caller's transaction.
+
+        A database write calls this just before it commits, so the change and
+        the record that it happened are one commit: a crash leaves both or
+        neither, and a `started` ledger row proves the change absent.
+        """
+        if self.idempotency_key is not None:
+            await ledger.finish(conn, self.idempotency_key, "succeeded", payload)
 
     def for_user(self, user_id: str | None) -> RuntimeContext:
         """The same dependencies on behalf of another user."""

@@ -70,6 +70,10 @@ class SkillMetadata(_Frozen):
     privacy_level: PrivacyLevel = "internal"
     risk: RiskLevel
     side_effect: bool
+    effect: Literal["transactional", "external"] = "transactional"
+    """Whether the side effect commits in the database transaction that records
+    it in the idempotency ledger, or leaves the database (an HTTP call, an MCP
+    tool): a crash mid-call then leaves its outcome unknown."""
     knowledge_dependencies: tuple[KnowledgeDependency, ...] = ()
     resource_limits: ResourceLimits = ResourceLimits()
     timeout: float | None = Field(default=None, gt=0)
@@ -145,6 +149,10 @@ class SkillContext(Protocol):
 
     @property
     def settings(self) -> Mapping[str, str]: ...
+
+    async def record_effect(self, conn: Any, payload: Any) -> None:
+        """Record the ledger completion inside the caller's open transaction."""
+        ...
 
 
 class SkillExecutor(Protocol):

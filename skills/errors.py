@@ -134,6 +134,14 @@ class IdempotencyInProgress(SkillError):
     code = "idempotency_in_progress"
 
 
+class OutcomeUnknown(SkillError):
+    """A side effect left the database and its process died before it was
+    recorded: nobody can tell whether it happened, so it is never repeated
+    blindly and an operator decides."""
+
+    code = "outcome_unknown"
+
+
 class RecordNotFound(DomainError):
     """A retail record (order, user, product, item, shipment) does not exist."""
 

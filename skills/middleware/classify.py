@@ -17,6 +17,7 @@ from skills.errors import (
     DomainError,
     ForbiddenOperation,
     KnowledgeUnavailable,
+    OutcomeUnknown,
     PermissionDeniedError,
     SkillError,
     SkillTimeout,
@@ -38,6 +39,7 @@ _NEVER_RETRY: tuple[type[BaseException], ...] = (
     KnowledgeUnavailable,
     UnknownSkill,
     CircuitOpenError,
+    OutcomeUnknown,
     GraphBubbleUp,
 )
 

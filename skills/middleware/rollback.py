@@ -52,7 +52,7 @@ class Compensate:
                 payload = entry.result
             ok = await run_rollback(call, payload, reason="requested")
             if ok and entry is not None:
-                await ledger.finish(conn, key, "failed", {"compensated": True})
+                await ledger.forget_outcome(conn, key)
         call.trace.status = "rolled_back"
         if not ok:
             raise SkillError(f"{call.skill_id}: rollback failed; see the audit detail")

@@ -67,7 +67,10 @@ class WriteExecutor(ReadExecutor):
 
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:
         async with ctx.pool.connection() as conn, conn.transaction():
-            return await self._tool(conn, args, ctx)
+            payload = await self._tool(conn, args, ctx)
+            # The change and the ledger's record of it commit together.
+            await ctx.record_effect(conn, payload)
+            return payload
 
 
 class PureExecutor(_Executor):
