@@ -1,0 +1,200 @@
+"""Who may do what on the served graph (`langgraph.json` `auth.path`).
+
+Every request carries `Authorization: Bearer <token>` (issued by `rolegraph
+tokens issue`); the token is checked against the project's database and
+becomes an `Identity`, which the server hands the graph as
+`langgraph_auth_user`. No token, an unknown one or a revoked one is 401.
+
+A customer owns the threads they create (metadata `owner`), and every read,
+search and run is filtered by it, so another customer's thread answers 404.
+A customer may start runs on their own threads with input naming nobody
+else, and nothing more: no resume or other command (only operators answer
+approvals), no state edits, deletions, forks from old checkpoints,
+interrupts, webhooks, crons, store access or assistant changes — each 403.
+An operator may read every thread and answer approvals.
+
+The server keeps thread records in memory and forgets them on restart,
+while checkpoints stay in Postgres; the owner recorded in a thread's last
+checkpoint therefore decides who may attach a thread id the server no
+longer knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph_sdk import Auth
+
+from checkpoints.tokens import verify_token
+from graphs.served_persistence import served_database
+from nodes.identity import AUTH_USER_KEY, Identity, identity_of
+
+auth = Auth()
+
+OWNER_KEY = "owner"
+# Run options that would let a customer steer execution around the graph's
+# checks: time travel to an old checkpoint, breakpoints, outbound calls.
+_CUSTOMER_FORBIDDEN_RUN_OPTIONS = ("interrupt_before", "interrupt_after", "webhook")
+_CHECKPOINT_KEYS = ("checkpoint_id", "checkpoint", "checkpoint_map")
+_UNOWNED = ""
+
+
+def _deny(detail: str, status: int = 403) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(status_code=status, detail=detail)
+
+
+@auth.authenticate
+async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
+    """The identity a bearer token proves; 401 without a live token."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _deny("send Authorization: Bearer <token> (rolegraph tokens issue)", 401)
+    db = await served_database()
+    async with db.pool.connection() as conn:
+        record = await verify_token(conn, token.strip())
+    if record is None:
+        raise _deny("the token is invalid or revoked; issue a new one", 401)
+    user: Auth.types.MinimalUserDict = Identity(record.kind, record.subject).as_auth_user()  # type: ignore[assignment]
+    return user
+
+
+def caller(ctx: Auth.types.AuthContext) -> Identity:
+    """The authenticated identity of a request; 403 for any other kind of user."""
+    identity = identity_of({"configurable": {AUTH_USER_KEY: ctx.user}})
+    if identity is None:
+        raise _deny("this server accepts only rolegraph tokens")
+    return identity
+
+
+@auth.on.threads.create
+async def on_thread_create(
+    ctx: Auth.types.AuthContext, value: Auth.types.ThreadsCreate
+) -> Auth.types.FilterType | None:
+    """Tag a new thread with its owner; re-attaching a known thread keeps its owner."""
+    who = caller(ctx)
+    metadata = value.setdefault("metadata", {})
+    recorded = await _recorded_owner(value.get("thread_id"))
+    if who.is_operator:
+        metadata[OWNER_KEY] = recorded or who.label
+        return None
+    if recorded is not None and recorded != who.label:
+        raise _deny("this thread belongs to someone else")
+    metadata[OWNER_KEY] = who.label
+    return {OWNER_KEY: who.label}
+
+
+@auth.on.threads.read
+async def on_thread_read(
+    ctx: Auth.types.AuthContext, value: Auth.types.ThreadsRead
+) -> Auth.types.FilterType | None:
+    """Operators read every thread; a customer only their own."""
+    return _owner_filter(caller(ctx))
+
+
+@auth.on.threads.search
+async def on_thread_search(
+    ctx: Auth.types.AuthContext, value: Auth.types.ThreadsSearch
+) -> Auth.types.FilterType | None:
+    """Operators find every thread; a customer only their own."""
+    return _owner_filter(caller(ctx))
+
+
+@auth.on.threads.update
+async def on_thread_update(
+    ctx: Auth.types.AuthContext, value: Auth.types.ThreadsUpdate
+) -> Auth.types.FilterType | None:
+    """A customer may cancel their own run; state and metadata edits are the operators'."""
+    who = caller(ctx)
+    if who.is_operator:
+        return None
+    if value.get("action") in ("interrupt", "rollback"):
+        return _owner_filter(who)
+    raise _deny("customers cannot edit a thread's state or metadata")
+
+
+@auth.on.threads.delete
+async def on_thread_delete(ctx: Auth.types.AuthContext, value: Any) -> None:
+    """Deleting a thread erases its record of effects: operators only."""
+    if not caller(ctx).is_operator:
+        raise _deny("only operators delete threads")
+
+
+@auth.on.threads.create_run
+async def on_run_create(
+    ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate
+) -> Auth.types.FilterType | None:
+    """Operators run and resume anything; a customer starts turns as themselves."""
+    who = caller(ctx)
+    if who.is_operator:
+        return None
+    kwargs = value.get("kwargs") or {}
+    _refuse_steering(kwargs)
+    kwargs["input"] = _customer_input(who, kwargs.get("input"))
+    recorded = await _recorded_owner(value.get("thread_id"))
+    if recorded is not None and recorded != who.label:
+        raise _deny("this thread belongs to someone else")
+    # A run on a new thread creates it with the run's metadata.
+    value.setdefault("metadata", {})[OWNER_KEY] = who.label
+    return {OWNER_KEY: who.label}
+
+
+@auth.on.assistants
+async def on_assistants(ctx: Auth.types.AuthContext, value: Any) -> bool:
+    """Everyone may read the served assistants; only operators change them."""
+    return caller(ctx).is_operator or ctx.action in ("read", "search")
+
+
+@auth.on.crons
+@auth.on.store
+async def operators_only(ctx: Auth.types.AuthContext, value: Any) -> bool:
+    """Scheduled runs and the memory store are the operators'."""
+    return caller(ctx).is_operator
+
+
+@auth.on
+async def default_deny(ctx: Auth.types.AuthContext, value: Any) -> bool:
+    """Anything without its own rule is for operators only."""
+    return caller(ctx).is_operator
+
+
+def _owner_filter(who: Identity) -> Auth.types.FilterType | None:
+    return None if who.is_operator else {OWNER_KEY: who.label}
+
+
+def _refuse_steering(kwargs: Mapping[str, Any]) -> None:
+    if kwargs.get("command"):
+        raise _deny("only an operator can answer an approval or send a command")
+    if any(kwargs.get(name) for name in _CUSTOMER_FORBIDDEN_RUN_OPTIONS):
+        raise _deny("customers cannot set breakpoints or webhooks")
+    configurable = (kwargs.get("config") or {}).get("configurable") or {}
+    if any(configurable.get(name) for name in _CHECKPOINT_KEYS):
+        raise _deny("customers cannot run from an earlier checkpoint")
+
+
+def _customer_input(who: Identity, given: Any) -> dict[str, Any]:
+    """The run input with the customer's own user id; another user's is refused."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise _deny('the run input must be an object such as {"text": "..."}', 422)
+    named = given.get("user_id")
+    if named is not None and named != who.user_id:
+        raise _deny("a customer can act only for their own user id")
+    return {**given, "user_id": who.user_id}
+
+
+async def _recorded_owner(thread_id: Any) -> str | None:
+    """Who owns a thread checkpointed in Postgres: None if it has no checkpoint,
+    `_UNOWNED` if its checkpoints name nobody."""
+    if not thread_id:
+        return None
+    db = await served_database()
+    config = {"configurable": {"thread_id": str(thread_id), "checkpoint_ns": ""}}
+    snapshot = await db.checkpointer.aget_tuple(config)  # type: ignore[arg-type]
+    if snapshot is None:
+        return None
+    owner = (snapshot.metadata or {}).get(OWNER_KEY)
+    # A checkpointed thread that names no owner was not started through this
+    # server (the CLI, the Python API): only an operator may attach it.
+    return owner if isinstance(owner, str) and owner else _UNOWNED
