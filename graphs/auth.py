@@ -22,6 +22,7 @@ longer knows.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph_sdk import Auth
@@ -37,7 +38,8 @@ OWNER_KEY = "owner"
 # checks: time travel to an old checkpoint, breakpoints, outbound calls.
 _CUSTOMER_FORBIDDEN_RUN_OPTIONS = ("interrupt_before", "interrupt_after", "webhook")
 _CHECKPOINT_KEYS = ("checkpoint_id", "checkpoint", "checkpoint_map")
-_UNOWNED = ""
+# Thread metadata the server needs to serve a thread it forgot on restart.
+_ATTACH_KEYS = ("graph_id", "assistant_id")
 
 
 def _deny(detail: str, status: int = 403) -> Auth.exceptions.HTTPException:
@@ -71,17 +73,18 @@ def caller(ctx: Auth.types.AuthContext) -> Identity:
 async def on_thread_create(
     ctx: Auth.types.AuthContext, value: Auth.types.ThreadsCreate
 ) -> Auth.types.FilterType | None:
-    """Tag a new thread with its owner; re-attaching a known thread keeps its owner."""
+    """Tag a new thread with its owner; re-attaching a checkpointed one restores it."""
     who = caller(ctx)
     metadata = value.setdefault("metadata", {})
-    recorded = await _recorded_owner(value.get("thread_id"))
-    if who.is_operator:
-        metadata[OWNER_KEY] = recorded or who.label
-        return None
-    if recorded is not None and recorded != who.label:
-        raise _deny("this thread belongs to someone else")
+    known = await _checkpointed(value.get("thread_id"))
+    if known is not None and not who.is_operator and known.owner != who.label:
+        # As the server answers for a thread it knows: existence, not owner.
+        raise _deny(f"thread {value.get('thread_id')} already exists", 409)
     metadata[OWNER_KEY] = who.label
-    return {OWNER_KEY: who.label}
+    if known is not None:
+        # The state endpoints find the graph through the thread's metadata.
+        metadata.update(known.thread_metadata(default_owner=who.label))
+    return _owner_filter(who)
 
 
 @auth.on.threads.read
@@ -131,9 +134,10 @@ async def on_run_create(
     kwargs = value.get("kwargs") or {}
     _refuse_steering(kwargs)
     kwargs["input"] = _customer_input(who, kwargs.get("input"))
-    recorded = await _recorded_owner(value.get("thread_id"))
-    if recorded is not None and recorded != who.label:
-        raise _deny("this thread belongs to someone else")
+    known = await _checkpointed(value.get("thread_id"))
+    if known is not None and known.owner != who.label:
+        # The server's own answer for a thread the caller may not see.
+        raise _deny("Thread or assistant not found.", 404)
     # A run on a new thread creates it with the run's metadata.
     value.setdefault("metadata", {})[OWNER_KEY] = who.label
     return {OWNER_KEY: who.label}
@@ -184,9 +188,22 @@ def _customer_input(who: Identity, given: Any) -> dict[str, Any]:
     return {**given, "user_id": who.user_id}
 
 
-async def _recorded_owner(thread_id: Any) -> str | None:
-    """Who owns a thread checkpointed in Postgres: None if it has no checkpoint,
-    `_UNOWNED` if its checkpoints name nobody."""
+@dataclass(frozen=True)
+class _Checkpointed:
+    """What a thread's last checkpoint in Postgres says about the thread."""
+
+    owner: str
+    """The owner's identity label; empty when the checkpoints name nobody (a
+    thread not started through this server: only an operator may attach it)."""
+    metadata: Mapping[str, Any]
+
+    def thread_metadata(self, *, default_owner: str) -> dict[str, Any]:
+        kept = {k: self.metadata[k] for k in _ATTACH_KEYS if isinstance(self.metadata.get(k), str)}
+        return {**kept, OWNER_KEY: self.owner or default_owner}
+
+
+async def _checkpointed(thread_id: Any) -> _Checkpointed | None:
+    """The thread's record in Postgres, or None if it has no checkpoint."""
     if not thread_id:
         return None
     db = await served_database()
@@ -194,7 +211,6 @@ async def _recorded_owner(thread_id: Any) -> str | None:
     snapshot = await db.checkpointer.aget_tuple(config)  # type: ignore[arg-type]
     if snapshot is None:
         return None
-    owner = (snapshot.metadata or {}).get(OWNER_KEY)
-    # A checkpointed thread that names no owner was not started through this
-    # server (the CLI, the Python API): only an operator may attach it.
-    return owner if isinstance(owner, str) and owner else _UNOWNED
+    metadata: Mapping[str, Any] = snapshot.metadata or {}
+    owner = metadata.get(OWNER_KEY)
+    return _Checkpointed(owner=owner if isinstance(owner, str) else "", metadata=metadata)

@@ -1,0 +1,223 @@
+"""The support graph served by `langgraph dev`, driven over HTTP and the LangGraph SDK.
+
+One real server per module, on the module's fresh Postgres, with the
+project's auth (`graphs.auth`), checkpointer and store (`graphs.served_persistence`).
+It proves: every request needs a live token; a customer acts only as
+themselves and only on their own threads; only operators answer approvals;
+and the server's checkpoints are the project's, so a SIGKILL loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+from langgraph_sdk.client import LangGraphClient
+
+from checkpoints.retail import fetch_user
+from checkpoints.runtime import Database
+from checkpoints.tokens import Conn, TokenKind, issue_token, revoke_token
+from tests.cli import run_cli
+from tests.integration.graph.helpers import order_status, user_with_orders
+from tests.integration.server.dev_server import DevServer, dev_server, langgraph_cli
+
+
+@dataclass(frozen=True)
+class Customer:
+    user_id: str
+    order: str
+    token: str
+
+
+@pytest.fixture(scope="module")
+def served(
+    retail_db: Database, db_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[DevServer]:
+    """A `langgraph dev` server over the module's seeded database."""
+    cli = langgraph_cli()
+    if cli is None:
+        pytest.skip("the langgraph CLI is not installed: pip install 'langgraph-cli[inmem]'")
+    with dev_server(cli, db_env, tmp_path_factory.mktemp("langgraph_dev")) as server:
+        yield server
+
+
+async def _token(db: Database, kind: TokenKind, subject: str) -> str:
+    async with db.pool.connection() as conn:
+        return (await issue_token(conn, kind, subject, customer_exists=_exists)).secret
+
+
+async def _exists(conn: Conn, user_id: str) -> bool:
+    return await fetch_user(conn, user_id) is not None
+
+
+async def _customer(db: Database, skip: int) -> Customer:
+    user, (order,) = await user_with_orders(db.pool, "pending", skip=skip)
+    return Customer(user, order, await _token(db, "customer", user))
+
+
+def _client(server: DevServer, token: str) -> LangGraphClient:
+    return get_client(url=server.url, headers={"Authorization": f"Bearer {token}"})
+
+
+async def test_every_request_needs_a_live_token(served: DevServer, retail_db: Database) -> None:
+    revoked = await _token(retail_db, "operator", "leaver")
+    async with retail_db.pool.connection() as conn:
+        await revoke_token(conn, revoked.split(".")[1])
+    refused = [
+        {},
+        {"Authorization": "Bearer rgtok.000000000000." + "A" * 43},
+        {"Authorization": f"Bearer {revoked}"},
+        {"Authorization": revoked},  # no scheme
+        # The dev server's Studio shortcut must not stand in for a token.
+        {"x-auth-scheme": "langsmith"},
+    ]
+    async with httpx.AsyncClient(base_url=served.url) as http:
+        for headers in refused:
+            response = await http.post("/threads", json={}, headers=headers)
+            assert response.status_code == 401, (headers, response.text)
+            assert (await http.post("/threads/search", json={}, headers=headers)).status_code == 401
+
+
+async def test_the_impersonation_of_issue_7_fails(served: DevServer, retail_db: Database) -> None:
+    victim = await _customer(retail_db, skip=0)
+    attacker = await _customer(retail_db, skip=1)
+    attack = {"text": f"Please cancel order {victim.order}, ordered by mistake"}
+    async with httpx.AsyncClient(base_url=served.url) as http:
+        # A stranger over plain HTTP: nothing without a token.
+        assert (await http.post("/threads", json={})).status_code == 401
+        run = {"assistant_id": "support", "input": {**attack, "user_id": victim.user_id}}
+        stranger = await http.post(f"/threads/{_uuid()}/runs/wait", json=run)
+        assert stranger.status_code == 401
+    async with _client(served, attacker.token) as client:
+        tid = (await client.threads.create())["thread_id"]
+        await _refused(
+            403, client.runs.wait(tid, "support", input={**attack, "user_id": victim.user_id})
+        )
+        resume = {"apr-forged": {"decision": "approve"}}
+        await _refused(403, client.runs.wait(tid, "support", command={"resume": resume}))
+    assert await order_status(retail_db.pool, victim.order) == "pending"
+
+
+async def test_customer_reads_only_own_threads_and_only_operators_approve(
+    served: DevServer, retail_db: Database
+) -> None:
+    alice = await _customer(retail_db, skip=2)
+    bob = await _customer(retail_db, skip=3)
+    operator = await _token(retail_db, "operator", "olga")
+    async with _client(served, alice.token) as client:
+        tid = await _request_cancel(client, alice.order)
+        (request,) = _interrupt_requests(await client.threads.get_state(tid))
+        assert request["args"]["order_id"] == alice.order
+        # Her own approval is not hers to give.
+        approve = {"resume": {request["id"]: {"decision": "approve"}}}
+        await _refused(403, client.runs.wait(tid, "support", command=approve))
+    async with _client(served, bob.token) as client:
+        await _refused(404, client.threads.get_state(tid))
+        await _refused(404, client.threads.get(tid))
+        assert tid not in {t["thread_id"] for t in await client.threads.search(limit=100)}
+        await _refused(404, client.runs.wait(tid, "support", input={"text": "where is my order?"}))
+    assert await order_status(retail_db.pool, alice.order) == "pending"
+
+    async with _client(served, operator) as client:
+        assert tid in {t["thread_id"] for t in await client.threads.search(limit=100)}
+        await client.runs.wait(
+            tid, "support", command={"resume": {request["id"]: {"decision": "approve"}}}
+        )
+        final = await client.threads.get_state(tid)
+    assert final["values"]["status"] == "completed", served.log()
+    assert await order_status(retail_db.pool, alice.order) == "cancelled"
+
+
+async def test_customers_cannot_edit_state_or_delete(
+    served: DevServer, retail_db: Database
+) -> None:
+    carol = await _customer(retail_db, skip=4)
+    async with _client(served, carol.token) as client:
+        tid = (await client.threads.create())["thread_id"]
+        await _refused(403, client.threads.update_state(tid, {"user_id": "someone_else"}))
+        await _refused(403, client.threads.update(tid, metadata={"owner": "customer:someone_else"}))
+        await _refused(403, client.threads.delete(tid))
+        await _refused(403, client.store.put_item(("memories",), "k", {"v": 1}))
+
+
+async def test_server_reports_no_json_context_schema(
+    served: DevServer, retail_db: Database
+) -> None:
+    # Studio builds its input form from these schemas; the pool-holding
+    # context must not break that request.
+    async with _client(served, await _token(retail_db, "operator", "studio")) as client:
+        (assistant,) = await client.assistants.search(graph_id="support")
+        schemas = await client.assistants.get_schemas(assistant["assistant_id"])
+    assert set(schemas["input_schema"]["properties"]) == {"text", "user_id"}
+    assert "answer" in schemas["output_schema"]["properties"]
+    assert not schemas.get("context_schema")
+
+
+async def test_a_hard_killed_server_loses_no_thread(
+    served: DevServer, retail_db: Database, db_env: dict[str, str]
+) -> None:
+    dave = await _customer(retail_db, skip=5)
+    erin = await _customer(retail_db, skip=6)
+    operator = await _token(retail_db, "operator", "olga")
+    async with _client(served, dave.token) as client:
+        tid = await _request_cancel(client, dave.order)
+
+    served.kill()
+    served.start()
+
+    # The checkpoints are the project's: the CLI sees the served thread.
+    listed = run_cli(db_env, "threads", "list")
+    assert listed.returncode == 0 and tid in listed.stdout, listed.stderr
+    # The restarted server forgot its thread records; the owner recorded in
+    # Postgres decides who may attach the thread again.
+    async with _client(served, erin.token) as client:
+        await _refused(409, client.threads.create(thread_id=tid, if_exists="do_nothing"))
+        await _refused(
+            404, client.runs.wait(tid, "support", input={"text": "hi"}, if_not_exists="create")
+        )
+    async with _client(served, operator) as client:
+        await client.threads.create(thread_id=tid, if_exists="do_nothing")
+        (request,) = _interrupt_requests(await client.threads.get_state(tid))
+        assert request["args"]["order_id"] == dave.order
+        await client.runs.wait(
+            tid, "support", command={"resume": {request["id"]: {"decision": "approve"}}}
+        )
+    assert await order_status(retail_db.pool, dave.order) == "cancelled", served.log()
+    async with _client(served, dave.token) as client:
+        assert (await client.threads.get_state(tid))["values"]["status"] == "completed"
+
+
+async def _request_cancel(client: LangGraphClient, order: str) -> str:
+    """A new thread whose request (no user id: the token says who) awaits approval."""
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(
+        tid, "support", input={"text": f"please cancel {order}, ordered by mistake"}
+    )
+    assert (await client.threads.get(tid))["status"] == "interrupted"
+    return str(tid)
+
+
+async def _refused(status: int, call: Awaitable[Any]) -> None:
+    """`call` fails with HTTP `status` (the SDK raises httpx errors for it)."""
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        await call
+    assert refused.value.response.status_code == status, refused.value.response.text
+
+
+def _interrupt_requests(state: Any) -> list[dict[str, Any]]:
+    return [
+        request
+        for task in state["tasks"]
+        for interrupt in task.get("interrupts") or []
+        for request in interrupt["value"]
+    ]
+
+
+def _uuid() -> str:
+    import uuid
+
+    return str(uuid.uuid4())
