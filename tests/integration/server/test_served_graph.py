@@ -144,6 +144,42 @@ async def test_customers_cannot_edit_state_or_delete(
         await _refused(403, client.store.put_item(("memories",), "k", {"v": 1}))
 
 
+async def test_customers_cannot_steer_runs_around_the_graph(
+    served: DevServer, retail_db: Database
+) -> None:
+    frank = await _customer(retail_db, skip=7)
+    async with _client(served, frank.token) as client:
+        tid = await _request_cancel(client, frank.order)
+        first = (await client.threads.get_history(tid, limit=100))[-1]["checkpoint_id"]
+        ask = {"text": "where is my order?"}
+        for options in (
+            {"checkpoint_id": first},
+            {"interrupt_before": ["planner"]},
+            {"command": {"update": {"user_id": "someone_else"}}},
+            {"command": {"goto": "respond"}},
+        ):
+            await _refused(403, client.runs.wait(tid, "support", input=ask, **options))
+        await _refused(422, client.runs.wait(tid, "support", input=["not", "an", "object"]))
+    assert await order_status(retail_db.pool, frank.order) == "pending"
+
+
+async def test_no_token_is_kept_in_clear(served: DevServer, retail_db: Database) -> None:
+    async with retail_db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT (SELECT count(*) FROM checkpoints) AS checkpoints,"
+            " (SELECT count(*) FROM checkpoints WHERE metadata::text LIKE '%%rgtok.%%'"
+            "   OR checkpoint::text LIKE '%%rgtok.%%') AS in_checkpoints,"
+            " (SELECT count(*) FROM checkpoint_writes"
+            "   WHERE position('rgtok.'::bytea IN blob) > 0) AS in_writes,"
+            " (SELECT count(*) FROM checkpoint_blobs"
+            "   WHERE position('rgtok.'::bytea IN coalesce(blob, ''::bytea)) > 0) AS in_blobs"
+        )
+        found = await cur.fetchone()
+    assert found is not None and found["checkpoints"] > 0
+    assert (found["in_checkpoints"], found["in_writes"], found["in_blobs"]) == (0, 0, 0)
+    assert "rgtok." not in served.log_path.read_text(errors="replace")
+
+
 async def test_server_reports_no_json_context_schema(
     served: DevServer, retail_db: Database
 ) -> None:
@@ -163,15 +199,21 @@ async def test_a_hard_killed_server_loses_no_thread(
     dave = await _customer(retail_db, skip=5)
     erin = await _customer(retail_db, skip=6)
     operator = await _token(retail_db, "operator", "olga")
+    gina = await _customer(retail_db, skip=8)
     async with _client(served, dave.token) as client:
         tid = await _request_cancel(client, dave.order)
+    async with _client(served, gina.token) as client:
+        gina_tid = await _request_cancel(client, gina.order)
 
     served.kill()
     served.start()
 
-    # The checkpoints are the project's: the CLI sees the served thread.
+    # The checkpoints are the project's: the CLI sees and continues served threads.
     listed = run_cli(db_env, "threads", "list")
     assert listed.returncode == 0 and tid in listed.stdout, listed.stderr
+    resumed = run_cli(db_env, "resume", gina_tid, "--decision", "approve")
+    assert resumed.returncode == 0, resumed.stderr
+    assert await order_status(retail_db.pool, gina.order) == "cancelled"
     # The restarted server forgot its thread records; the owner recorded in
     # Postgres decides who may attach the thread again.
     async with _client(served, erin.token) as client:
