@@ -176,10 +176,14 @@ def _refuse_steering(kwargs: Mapping[str, Any]) -> None:
         raise _deny("customers cannot run from an earlier checkpoint")
 
 
-def _customer_input(who: Identity, given: Any) -> dict[str, Any]:
-    """The run input with the customer's own user id; another user's is refused."""
+def _customer_input(who: Identity, given: Any) -> dict[str, Any] | None:
+    """The run input with the customer's own user id; another user's is refused.
+
+    No input continues the thread from its last checkpoint (after a crash),
+    which acts for the customer already in its state.
+    """
     if given is None:
-        given = {}
+        return None
     if not isinstance(given, Mapping):
         raise _deny('the run input must be an object such as {"text": "..."}', 422)
     named = given.get("user_id")

@@ -132,7 +132,7 @@ async def test_customer_reads_only_own_threads_and_only_operators_approve(
     assert await order_status(retail_db.pool, alice.order) == "cancelled"
 
 
-async def test_customers_cannot_edit_state_or_delete(
+async def test_customers_cannot_edit_delete_or_use_operator_resources(
     served: DevServer, retail_db: Database
 ) -> None:
     carol = await _customer(retail_db, skip=4)
@@ -142,6 +142,9 @@ async def test_customers_cannot_edit_state_or_delete(
         await _refused(403, client.threads.update(tid, metadata={"owner": "customer:someone_else"}))
         await _refused(403, client.threads.delete(tid))
         await _refused(403, client.store.put_item(("memories",), "k", {"v": 1}))
+        await _refused(403, client.store.search_items(("memories",)))
+        await _refused(403, client.assistants.create("support", config={"tags": ["x"]}))
+        await _refused(403, client.crons.create("support", schedule="0 0 * * *", input={}))
 
 
 async def test_customers_cannot_steer_runs_around_the_graph(
@@ -160,6 +163,10 @@ async def test_customers_cannot_steer_runs_around_the_graph(
         ):
             await _refused(403, client.runs.wait(tid, "support", input=ask, **options))
         await _refused(422, client.runs.wait(tid, "support", input=["not", "an", "object"]))
+        # Continuing the thread (no input) asks the operator again; it approves nothing.
+        await client.runs.wait(tid, "support", input=None)
+        assert (await client.threads.get(tid))["status"] == "interrupted"
+        assert len(_interrupt_requests(await client.threads.get_state(tid))) == 1
     assert await order_status(retail_db.pool, frank.order) == "pending"
 
 
