@@ -1,0 +1,101 @@
+"""The served graph's auth handlers on the shapes the server passes them.
+
+Only calls that name no existing thread: those that do look the thread up
+in Postgres and are covered against the real server in
+tests/integration/server/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langgraph_sdk import Auth
+
+from graphs import auth as policy
+from nodes.identity import Identity
+
+CUSTOMER = Identity("customer", "anya_garcia_3271")
+OPERATOR = Identity("operator", "alice")
+
+
+def _ctx(who: Identity | dict[str, Any], resource: str, action: str) -> Auth.types.AuthContext:
+    user = who.as_auth_user() if isinstance(who, Identity) else who
+    return Auth.types.AuthContext(
+        user=user,  # type: ignore[arg-type]
+        permissions=user.get("permissions", []),
+        resource=resource,  # type: ignore[arg-type]
+        action=action,  # type: ignore[arg-type]
+    )
+
+
+def _run(**kwargs: Any) -> Auth.types.RunsCreate:
+    return Auth.types.RunsCreate(thread_id=None, metadata={}, kwargs=kwargs)
+
+
+async def _status(call: Any) -> int:
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        await call
+    return refused.value.status_code
+
+
+async def test_a_customer_thread_is_tagged_and_filtered_by_owner() -> None:
+    value = Auth.types.ThreadsCreate(metadata={"owner": "customer:someone_else"})
+    found = await policy.on_thread_create(ctx=_ctx(CUSTOMER, "threads", "create"), value=value)
+    assert found == {"owner": "customer:anya_garcia_3271"}
+    assert value["metadata"]["owner"] == "customer:anya_garcia_3271"
+    read = _ctx(CUSTOMER, "threads", "read")
+    assert await policy.on_thread_read(ctx=read, value=Auth.types.ThreadsRead()) == found
+    assert await policy.on_thread_read(ctx=_ctx(OPERATOR, "threads", "read"), value={}) is None
+
+
+async def test_a_customer_run_acts_for_their_own_user_id_only() -> None:
+    ctx = _ctx(CUSTOMER, "threads", "create_run")
+    value = _run(input={"text": "where is my order?"})
+    assert await policy.on_run_create(ctx=ctx, value=value) == {"owner": CUSTOMER.label}
+    assert value["kwargs"]["input"] == {"text": "where is my order?", "user_id": CUSTOMER.subject}
+    assert value["metadata"]["owner"] == CUSTOMER.label
+    other = _run(input={"text": "cancel #W1", "user_id": "someone_else"})
+    assert await _status(policy.on_run_create(ctx=ctx, value=other)) == 403
+    assert await _status(policy.on_run_create(ctx=ctx, value=_run(input="cancel"))) == 422
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"command": {"resume": {"apr-1": {"decision": "approve"}}}},
+        {"command": {"update": {"user_id": "someone_else"}}},
+        {"interrupt_before": ["approval"]},
+        {"webhook": "http://127.0.0.1:9/hook"},
+        {"config": {"configurable": {"checkpoint_id": "1ef"}}},
+    ],
+)
+async def test_customers_cannot_steer_a_run(kwargs: dict[str, Any]) -> None:
+    ctx = _ctx(CUSTOMER, "threads", "create_run")
+    assert await _status(policy.on_run_create(ctx=ctx, value=_run(input=None, **kwargs))) == 403
+
+
+async def test_operators_resume_and_strangers_are_refused() -> None:
+    resume = _run(command={"resume": {"apr-1": {"decision": "approve"}}})
+    assert (
+        await policy.on_run_create(ctx=_ctx(OPERATOR, "threads", "create_run"), value=resume)
+        is None
+    )
+    studio = {"identity": "langgraph-studio-user", "kind": "StudioUser", "permissions": []}
+    assert (
+        await _status(policy.on_thread_read(ctx=_ctx(studio, "threads", "read"), value={})) == 403
+    )
+
+
+async def test_operator_only_resources() -> None:
+    for resource, action in [("store", "put"), ("crons", "create"), ("assistants", "create")]:
+        customer, operator = _ctx(CUSTOMER, resource, action), _ctx(OPERATOR, resource, action)
+        handler = policy.on_assistants if resource == "assistants" else policy.operators_only
+        assert await handler(ctx=customer, value={}) is False
+        assert await handler(ctx=operator, value={}) is True
+    assert await policy.on_assistants(ctx=_ctx(CUSTOMER, "assistants", "search"), value={}) is True
+    update = Auth.types.ThreadsUpdate(metadata={"owner": "customer:x"})
+    ctx = _ctx(CUSTOMER, "threads", "update")
+    assert await _status(policy.on_thread_update(ctx=ctx, value=update)) == 403
+    cancel = Auth.types.ThreadsUpdate(action="interrupt")
+    assert await policy.on_thread_update(ctx=ctx, value=cancel) == {"owner": CUSTOMER.label}
