@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from langgraph_sdk import get_client
-from langgraph_sdk.client import LangGraphClient
 
 from checkpoints.runtime import Database
 from tests.integration.graph.helpers import order_status, user_with_orders
@@ -33,42 +32,22 @@ def studio(
         yield url, workdir
 
 
-async def test_cancel_interrupts_and_resumes_through_the_server(
+async def test_a_caller_without_identity_cannot_act_for_a_customer(
     studio: tuple[str, Path], retail_db: Database
 ) -> None:
     url, workdir = studio
     user, (order,) = await user_with_orders(retail_db.pool, "pending")
     async with get_client(url=url) as client:
-        await _cancel_approved(client, workdir, retail_db, user, order)
-
-
-async def _cancel_approved(
-    client: LangGraphClient, workdir: Path, retail_db: Database, user: str, order: str
-) -> None:
-    thread = await client.threads.create()
-    tid = thread["thread_id"]
-
-    await client.runs.wait(
-        tid,
-        "support",
-        input={"text": f"please cancel {order}, ordered by mistake", "user_id": user},
-    )
-    assert (await client.threads.get(tid))["status"] == "interrupted", server_log(workdir)
-    (request,) = _interrupt_requests(await client.threads.get_state(tid))
-    assert request["skill"] == "cancel_pending_order_v1"
-    assert request["args"] == {"order_id": order, "reason": "ordered by mistake"}
+        thread = await client.threads.create()
+        await client.runs.wait(
+            thread["thread_id"],
+            "support",
+            input={"text": f"please cancel {order}, ordered by mistake", "user_id": user},
+        )
+        state = await client.threads.get_state(thread["thread_id"])
+    assert state["values"]["status"] == "refused", server_log(workdir)
+    assert "can't tell who you are" in state["values"]["answer"]
     assert await order_status(retail_db.pool, order) == "pending"
-
-    resume = {request["id"]: {"decision": "approve"}}
-    await client.runs.wait(tid, "support", command={"resume": resume})
-    final = await client.threads.get_state(tid)
-    assert final["values"]["status"] == "completed", server_log(workdir)
-    assert not final["next"]
-    assert (await client.threads.get(tid))["status"] == "idle"
-    assert await order_status(retail_db.pool, order) == "cancelled"
-    # The server kept its own checkpoints: the thread's history spans both runs.
-    history = await client.threads.get_history(tid, limit=100)
-    assert len(history) > 3
 
 
 async def test_server_reports_no_json_context_schema(studio: tuple[str, Path]) -> None:
