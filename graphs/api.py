@@ -52,6 +52,11 @@ class RunReport:
         return data
 
 
+def new_thread_id() -> str:
+    """A fresh thread id (callers that must show it before the run starts pick it first)."""
+    return "thr-" + uuid.uuid4().hex[:12]
+
+
 def compile_support(
     ctx: SupportContext, checkpointer: Any = None
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -86,7 +91,7 @@ async def run_request(
         raise NotFound(
             f"unknown user {user_id!r}; pass the id of an existing customer with --user-id"
         )
-    thread_id = thread_id or "thr-" + uuid.uuid4().hex[:12]
+    thread_id = thread_id or new_thread_id()
     async with thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:
             raise InvalidArgument(

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from checkpoints.errors import InvalidArgument
-from graphs.api import RunReport, continue_thread, resume_thread, run_request
+from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from rolegraph_cli.common import run_command
 from rolegraph_cli.session import Session, open_session
 
@@ -44,9 +44,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _run(args: argparse.Namespace) -> int:
+    thread_id = args.thread_id or new_thread_id()
+    if not args.json:
+        # Shown first, so a run that dies on the way can be continued by its id.
+        print(
+            f"thread {thread_id}: started (if it dies, `rolegraph resume {thread_id}` continues it)"
+        )
     async with open_session(quiet=args.json) as s:
         result = await run_request(
-            s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=args.thread_id,
+            s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=thread_id,
             actor=s.operator, on_step=None if args.json else _progress,
         )  # fmt: skip
     return _print(result, args.json)

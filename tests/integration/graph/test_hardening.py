@@ -153,3 +153,21 @@ async def test_steps_skipped_behind_a_retried_step_run_once_it_recovers(support:
     assert first.status == "interrupted"  # the cancel was reached, not silently skipped
     assert first.interrupts[0]["skill"] == "cancel_pending_order_v1"
     assert any("refine round 1: retry t1" in line for line in first.trace)
+
+
+async def test_more_concurrent_requests_than_pooled_connections_all_finish(
+    support: Support,
+) -> None:
+    # The per-thread lock lives on a connection of its own, so requests that
+    # outnumber the pool queue for it briefly instead of deadlocking it.
+    size = support.db.pool.max_size
+    user, (order,) = await user_with_orders(support.db.pool, "delivered")
+    results = await asyncio.gather(
+        *(
+            run_request(
+                support.graph, support.ctx, text=f"what is the status of {order}?", user_id=user
+            )
+            for _ in range(size + 4)
+        )
+    )
+    assert [r.status for r in results] == ["completed"] * (size + 4)
