@@ -77,13 +77,19 @@ async def record_decision(
     decided_by: str,
     args: dict[str, Any] | None,
     args_hash: str | None,
-) -> None:
-    """Record an operator's decision on a pending request, with what will run."""
-    await conn.execute(
+) -> bool:
+    """Record an operator's decision on a pending request, with what will run.
+
+    False when the request was decided already (a node re-run after a crash
+    applies the same decision again and must not record it twice).
+    """
+    cur = await conn.execute(
         "UPDATE approvals SET status = %s, decided_args = %s, decided_hash = %s,"
-        " decided_by = %s, decided_at = now() WHERE request_id = %s AND status = 'pending'",
+        " decided_by = %s, decided_at = now() WHERE request_id = %s AND status = 'pending'"
+        " RETURNING request_id",
         (status, Jsonb(args) if args is not None else None, args_hash, decided_by, request_id),
     )
+    return await cur.fetchone() is not None
 
 
 async def consume(conn: psycopg.AsyncConnection[DictRow], call: CallToApprove) -> bool:

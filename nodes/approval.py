@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
-from nodes.context import SupportContext, current_thread_id
+from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of
 from nodes.state import SupportState
@@ -195,7 +195,7 @@ async def record_decisions(
             ran = ran_args(request, d) if request.kind == "approval" else None
             hashed = args_hash(ran) if ran is not None and d.decision != "reject" else None
             status = _STATUS[d.decision]
-            await approvals.record_decision(
+            recorded = await approvals.record_decision(
                 conn,
                 request_id,
                 status=status,
@@ -203,11 +203,14 @@ async def record_decisions(
                 args=ran,
                 args_hash=hashed,
             )
+            if not recorded:
+                continue  # decided before a crash; this re-run applies the same answer
             await record_event(
                 conn,
                 AuditEvent(
                     audit_id=state.get("audit_id") or request.audit_id,
                     thread_id=thread_id,
+                    step=current_step(),
                     node="approval",
                     skill=request.skill,
                     args_hash=hashed,

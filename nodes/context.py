@@ -37,3 +37,12 @@ def current_thread_id() -> str:
     except RuntimeError:
         return "adhoc"
     return str(config.get("configurable", {}).get("thread_id", "adhoc"))
+
+
+def current_step() -> int:
+    """The LangGraph superstep of the running node (0 outside a graph run)."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return 0
+    return int(config.get("metadata", {}).get("langgraph_step", 0))
