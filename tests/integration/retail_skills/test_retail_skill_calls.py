@@ -181,3 +181,15 @@ def test_every_successful_reference_call_validates(registry: SkillRegistry, tau2
                 registry.get(action["name"]).executor.validate_input(action["arguments"])
                 checked += 1
     assert checked > 300
+
+
+async def test_customer_records_need_a_customer_or_a_named_operator(
+    registry: SkillRegistry, retail_db: Database
+) -> None:
+    runtime = _runtime(registry, retail_db)
+    anonymous = await runtime.call(_request("get_order_details_v1", {"order_id": OTHER_ORDER}))
+    assert anonymous.error_code == "identity_required" and anonymous.payload is None
+    operator = await runtime.call(
+        _request("get_order_details_v1", {"order_id": OTHER_ORDER}, operator="back-office")
+    )
+    assert operator.ok and operator.payload["order_id"] == OTHER_ORDER
