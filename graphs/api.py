@@ -7,20 +7,23 @@ the graph another way.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.serde.types import RESUME
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import ValidationError
 
 from checkpoints.errors import InvalidArgument, NotFound
 from graphs.support import build_support_graph
+from graphs.thread_lock import is_running, thread_lock
+from nodes.approval import normalised_edit
 from nodes.context import SupportContext
-from nodes.contracts import HumanDecision
+from nodes.contracts import ApprovalRequest, HumanDecision
+from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.intake.ownership import user_exists
 
 OnStep = Callable[[str, dict[str, Any]], None]
@@ -39,12 +42,19 @@ class RunReport:
     interrupts: list[dict[str, Any]]
     answer: str
     audit_id: str | None
+    user_id: str | None = None
     trace: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("trace")
+        data.pop("user_id")
         return data
+
+
+def new_thread_id() -> str:
+    """A fresh thread id (callers that must show it before the run starts pick it first)."""
+    return "thr-" + uuid.uuid4().hex[:12]
 
 
 def compile_support(
@@ -60,9 +70,18 @@ async def run_request(
     text: str,
     user_id: str,
     thread_id: str | None = None,
+    actor: Identity | None = None,
     on_step: OnStep | None = None,
 ) -> RunReport:
-    """Run one customer request on a new thread until it ends or interrupts."""
+    """Run one customer request on a new thread until it ends or interrupts.
+
+    `actor` is who asks: the customer `user_id` itself when None (the caller
+    authenticated them), or an operator acting for that customer. A customer
+    identity may only act for itself.
+    """
+    actor = actor or Identity("customer", user_id)
+    if actor.user_id not in (None, user_id):
+        raise InvalidArgument(f"{actor.label} cannot act for another customer ({user_id!r})")
     text = (text or "").strip()
     if not text:
         raise InvalidArgument("the request text is empty; say what the customer wants")
@@ -72,13 +91,37 @@ async def run_request(
         raise NotFound(
             f"unknown user {user_id!r}; pass the id of an existing customer with --user-id"
         )
-    thread_id = thread_id or "thr-" + uuid.uuid4().hex[:12]
-    async with _thread_lock(ctx.pool, thread_id):
+    thread_id = thread_id or new_thread_id()
+    async with thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:
             raise InvalidArgument(
-                f"thread {thread_id!r} already exists; resume it or use a new --thread-id"
+                f"thread {thread_id!r} already exists; continue it with `rolegraph resume"
+                f" {thread_id}` or use a new --thread-id"
             )
-        return await _advance(graph, ctx, {"text": text, "user_id": user_id}, thread_id, on_step)
+        payload = {"text": text, "user_id": user_id}
+        return await _advance(graph, ctx, payload, thread_id, actor, on_step)
+
+
+async def continue_thread(
+    graph: CompiledStateGraph[Any, Any, Any, Any],
+    ctx: SupportContext,
+    thread_id: str,
+    *,
+    actor: Identity,
+    on_step: OnStep | None = None,
+) -> RunReport:
+    """Continue a thread whose last run died, from its last checkpoint.
+
+    Nothing is repeated: nodes that finished are not re-run, and a node that
+    re-runs replays its side effects from the idempotency ledger. A decision
+    given before the crash is still queued and is not asked again.
+    """
+    async with thread_lock(ctx.pool, thread_id):
+        current = await report(graph, thread_id)
+        _check_access(actor, current, thread_id)
+        if current.status != "crashed":
+            raise InvalidArgument(_nothing_to_continue(current))
+        return await _advance(graph, ctx, None, thread_id, actor, on_step)
 
 
 async def resume_thread(
@@ -90,25 +133,68 @@ async def resume_thread(
     request_id: str | None = None,
     args: dict[str, Any] | None = None,
     message: str | None = None,
+    actor: Identity,
     on_step: OnStep | None = None,
 ) -> RunReport:
-    """Answer a thread's pending requests by id and run it on to its next stop."""
+    """Answer a thread's pending requests by id, as operator `actor`, and run it
+    on to its next stop. Only operators decide; the decision records `actor`."""
+    if not actor.is_operator:
+        raise InvalidArgument(
+            f"{actor.label} cannot answer approvals or escalations; only an operator can"
+        )
     answer = _decision(decision, args, message)
-    async with _thread_lock(ctx.pool, thread_id):
+    async with thread_lock(ctx.pool, thread_id):
         current = await report(graph, thread_id)
+        if current.status == "crashed":
+            raise InvalidArgument(
+                f"thread {thread_id!r} stopped before its end; continue it first with"
+                f" `rolegraph resume {thread_id}` (no --decision)"
+            )
         targets = _targets(current, request_id, answer)
-        resume = {rid: answer.model_dump(mode="json") for rid in targets}
-        return await _advance(graph, ctx, Command(resume=resume), thread_id, on_step)
+        resume = {rid: _checked(ctx, current, rid, answer) for rid in targets}
+        return await _advance(graph, ctx, Command(resume=resume), thread_id, actor, on_step)
 
 
 def _decision(decision: str, args: dict[str, Any] | None, message: str | None) -> HumanDecision:
     try:
         return HumanDecision(decision=decision, args=args, message=message)  # type: ignore[arg-type]
     except ValidationError as exc:
+        reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
         raise InvalidArgument(
-            f"cannot use decision {decision!r} with these arguments; use approve, reject, "
-            "edit (with a JSON object of args) or reply (to an escalation)"
+            f"cannot {decision} like this: {reason} (approve|reject, edit --args JSON,"
+            " or reply --message TEXT for an escalation)"
         ) from exc
+
+
+def _checked(
+    ctx: SupportContext, current: RunReport, request_id: str, answer: HumanDecision
+) -> dict[str, Any]:
+    """The resume value for one request; edited arguments must satisfy the skill."""
+    if answer.decision != "edit":
+        return answer.model_dump(mode="json")
+    raw = next(i for i in current.interrupts if i["id"] == request_id)
+    request = ApprovalRequest.model_validate({**raw, "audit_id": current.audit_id or ""})
+    edited = normalised_edit(ctx.registry, request, answer.args or {})
+    if edited is None:
+        raise InvalidArgument(
+            f"the edited arguments are not valid for {request.skill}; pass every argument it"
+            f" needs, e.g. the request's own: {raw['args']}"
+        )
+    return answer.model_copy(update={"args": edited}).model_dump(mode="json")
+
+
+def _check_access(actor: Identity, current: RunReport, thread_id: str) -> None:
+    if actor.user_id is not None and current.user_id != actor.user_id:
+        raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
+
+
+def _nothing_to_continue(current: RunReport) -> str:
+    if current.status == "interrupted":
+        return (
+            f"thread {current.thread_id!r} is waiting for a decision; answer it with"
+            " --decision approve|reject|edit (or reply --message for an escalation)"
+        )
+    return f"thread {current.thread_id!r} is {current.status}; there is nothing to continue"
 
 
 def _targets(current: RunReport, request_id: str | None, answer: HumanDecision) -> list[str]:
@@ -124,6 +210,11 @@ def _targets(current: RunReport, request_id: str | None, answer: HumanDecision) 
             f"thread {thread_id!r} has no pending request {request_id!r}; pending: {', '.join(kinds)}"
         )
     targets = [request_id] if request_id else list(kinds)
+    if len({kinds[rid] for rid in targets}) > 1:
+        raise InvalidArgument(
+            f"thread {thread_id!r} has approvals and escalations pending; answer each with"
+            " --request-id"
+        )
     if answer.decision == "edit" and len(targets) != 1:
         raise InvalidArgument(
             f"thread {thread_id!r} has {len(targets)} pending requests; name the one to edit with --request-id"
@@ -137,38 +228,25 @@ def _targets(current: RunReport, request_id: str | None, answer: HumanDecision) 
     return targets
 
 
-@asynccontextmanager
-async def _thread_lock(pool: Any, thread_id: str) -> AsyncIterator[None]:
-    """One writer per thread across processes: two resumes never race."""
-    async with pool.connection() as conn:
-        cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (thread_id,))
-        row = await cur.fetchone()
-        if not row or not row["ok"]:
-            raise InvalidArgument(
-                f"thread {thread_id!r} is being run by another process; try again when it stops"
-            )
-        try:
-            yield
-        finally:
-            await conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (thread_id,))
-
-
 async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -> RunReport:
-    snapshot = await graph.aget_state(_config(thread_id))
+    """Where a thread stands. Call it holding the thread's lock (or accept that a
+    thread another process is running reads as `crashed`)."""
+    config = _config(thread_id)
+    snapshot = await graph.aget_state(config)
     values = snapshot.values
     if not values:
         raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
     interrupts = [_public(r) for i in snapshot.interrupts for r in (i.value or [])]
-    crashed = any(getattr(t, "error", None) for t in snapshot.tasks)
-    if interrupts and not crashed:
+    if interrupts and not await _resume_queued(graph, config):
         status = "interrupted"
-    elif crashed or snapshot.next:
-        status = "failed"  # a node raised, or the run stopped before its end
+    elif snapshot.next:
+        status = "crashed"  # the last run died (killed, or a node raised) before its end
     else:
         status = values.get("status") or "failed"
     return RunReport(
         thread_id=thread_id,
         status=status,
+        user_id=values.get("user_id"),
         intents=list((values.get("understanding") or {}).get("intents", [])),
         plan=[_task(t) for t in (values.get("plan") or {}).get("tasks", [])],
         interrupts=interrupts,
@@ -178,11 +256,37 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
     )
 
 
+async def thread_status(
+    graph: CompiledStateGraph[Any, Any, Any, Any], ctx: SupportContext, thread_id: str
+) -> str:
+    """The thread's status as `threads list` shows it: a `crashed` thread some live
+    process holds is `running`."""
+    try:
+        status = (await report(graph, thread_id)).status
+    except NotFound:
+        return "empty"  # checkpoints without support-graph state (another graph's thread)
+    if status == "crashed" and await is_running(ctx.pool, thread_id):
+        return "running"
+    return status
+
+
+async def _resume_queued(graph: Any, config: RunnableConfig) -> bool:
+    """Whether a decision was given but the run died before the approval node used it."""
+    saved = await graph.checkpointer.aget_tuple(config) if graph.checkpointer else None
+    return bool(saved and any(channel == RESUME for _, channel, _ in saved.pending_writes or ()))
+
+
 async def _advance(
-    graph: Any, ctx: SupportContext, payload: Any, thread_id: str, on_step: OnStep | None
+    graph: Any,
+    ctx: SupportContext,
+    payload: Any,
+    thread_id: str,
+    actor: Identity,
+    on_step: OnStep | None,
 ) -> RunReport:
     """Run the thread on from `payload` to its next stop and report where it stands."""
     config = _config(thread_id)
+    config["configurable"][AUTH_USER_KEY] = actor.as_auth_user()
     async for chunk in graph.astream(payload, config, context=ctx, stream_mode="updates"):
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):

@@ -2,14 +2,18 @@
 
 Every pending request (high-risk calls and escalations) is asked in ONE
 interrupt whose value is a list of typed requests; the resume value maps
-request ids to decisions. The node re-runs from its start on resume, so the
-only side effect before `interrupt()` — recording the requests for the inbox —
-is an idempotent upsert.
+request ids to decisions. Only an operator's answer counts: the identity of
+whoever resumed the thread (`langgraph_auth_user`) is checked here, so a
+customer resuming their own thread — through the server, the Python API or
+any client — is refused, audited, and asked again. Every decision records
+its approver in `approvals` and in the audit chain.
+
+The node re-runs from its start on resume, so the only side effect before
+`interrupt()` — recording the requests for the inbox — is an idempotent insert.
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
@@ -18,30 +22,52 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import ValidationError
 
-from nodes.context import SupportContext
+from checkpoints import approvals
+from checkpoints.audit import AuditEvent, record_event
+from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
+from nodes.identity import Identity, identity_of
 from nodes.state import SupportState
+from skills.errors import SkillError
 from skills.hashing import args_hash
+from skills.registry import SkillRegistry
+
+_STATUS: dict[str, approvals.DecisionStatus] = {
+    "approve": "approved",
+    "reject": "rejected",
+    "edit": "edited",
+    "reply": "answered",
+}
 
 
 async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    """Ask an operator about every pending request; apply the answers given."""
     pending = [ApprovalRequest.model_validate(p) for p in (state.get("pending") or {}).values()]
     if not pending:
         return {}
-    thread_id = str(get_config().get("configurable", {}).get("thread_id", "adhoc"))
-    await record_requests(runtime.context.pool, thread_id, pending)
+    ctx = runtime.context
+    thread_id = current_thread_id()
+    await record_requests(ctx.pool, thread_id, pending, state.get("user_id"))
     answer = interrupt([p.model_dump(mode="json") for p in pending])
-    decisions = parse_decisions(answer, pending)
-    await record_decisions(runtime.context.pool, decisions)
+    approver = identity_of(get_config())
+    if approver is None or not approver.is_operator:
+        await _audit_refused(ctx, state, thread_id, approver)
+        who = approver.label if approver else "an unauthenticated caller"
+        return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
+    decisions = parse_decisions(answer, pending, ctx.registry)
+    await record_decisions(ctx, state, thread_id, pending, decisions, approver)
     return apply_decisions(pending, decisions)
 
 
-def parse_decisions(answer: Any, pending: list[ApprovalRequest]) -> dict[str, HumanDecision]:
+def parse_decisions(
+    answer: Any, pending: list[ApprovalRequest], registry: SkillRegistry | None = None
+) -> dict[str, HumanDecision]:
     """Accept `{request_id: decision}`; a bare decision only when one request waits.
 
     The resume value comes from outside (CLI, SDK, Studio): an entry that is not
-    a valid decision counts as no answer, so its request is simply asked again
-    instead of wedging the thread on a value LangGraph would replay forever.
+    a valid decision — or an edit whose arguments the skill refuses — counts as
+    no answer, so its request is simply asked again instead of wedging the
+    thread on a value LangGraph would replay forever.
     """
     if len(pending) == 1 and (
         isinstance(answer, str) or (isinstance(answer, dict) and "decision" in answer)
@@ -51,16 +77,39 @@ def parse_decisions(answer: Any, pending: list[ApprovalRequest]) -> dict[str, Hu
         return {}
     decisions: dict[str, HumanDecision] = {}
     for request in pending:
-        raw = answer.get(request.id)
-        try:
-            decision = HumanDecision.model_validate(
-                {"decision": raw} if isinstance(raw, str) else raw
-            )
-        except ValidationError:
-            continue
-        if (request.kind == "escalation") == (decision.decision == "reply"):
+        decision = _valid_decision(answer.get(request.id), request, registry)
+        if decision is not None:
             decisions[request.id] = decision
     return decisions
+
+
+def _valid_decision(
+    raw: Any, request: ApprovalRequest, registry: SkillRegistry | None
+) -> HumanDecision | None:
+    try:
+        decision = HumanDecision.model_validate({"decision": raw} if isinstance(raw, str) else raw)
+    except ValidationError:
+        return None
+    if (request.kind == "escalation") != (decision.decision == "reply"):
+        return None
+    if decision.decision == "edit" and registry is not None:
+        edited = normalised_edit(registry, request, decision.args or {})
+        if edited is None:
+            return None
+        decision = decision.model_copy(update={"args": edited})
+    return decision
+
+
+def normalised_edit(
+    registry: SkillRegistry, request: ApprovalRequest, args: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The edited arguments as the skill normalises them, or None if it refuses them."""
+    if request.skill is None:
+        return None
+    try:
+        return registry.get(request.skill).executor.validate_input(args)
+    except SkillError:
+        return None
 
 
 def apply_decisions(
@@ -78,7 +127,7 @@ def apply_decisions(
         if request.kind == "escalation":
             update["human_reply"] = decision.message or "a colleague has reviewed your case"
         elif decision.decision in ("approve", "edit"):
-            args = decision.args if decision.decision == "edit" and decision.args else request.args
+            args = ran_args(request, decision)
             update["grants"][request.task_id] = {
                 "args": args,
                 "args_hash": args_hash(args),
@@ -98,6 +147,11 @@ def apply_decisions(
     return update
 
 
+def ran_args(request: ApprovalRequest, decision: HumanDecision) -> dict[str, Any]:
+    """The arguments an approved call runs with: the edited ones, else as asked."""
+    return decision.args if decision.decision == "edit" and decision.args else request.args
+
+
 def escalation_request(audit_id: str, reason: str, evidence: tuple[str, ...]) -> ApprovalRequest:
     request_id = "esc-" + uuid.uuid5(uuid.NAMESPACE_URL, f"{audit_id}/{reason}").hex[:12]
     return ApprovalRequest(
@@ -105,31 +159,80 @@ def escalation_request(audit_id: str, reason: str, evidence: tuple[str, ...]) ->
     )
 
 
-async def record_requests(pool: Any, thread_id: str, pending: list[ApprovalRequest]) -> None:
+async def record_requests(
+    pool: Any, thread_id: str, pending: list[ApprovalRequest], user_id: str | None
+) -> None:
     async with pool.connection() as conn:
         for p in pending:
-            await conn.execute(
-                "INSERT INTO approvals (request_id, thread_id, kind, skill, risk, args, reason, audit_id)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (request_id) DO NOTHING",
-                (
-                    p.id,
-                    thread_id,
-                    p.kind,
-                    p.skill,
-                    p.risk,
-                    json.dumps(p.args),
-                    p.reason,
-                    p.audit_id,
+            row = approvals.RequestRow(
+                request_id=p.id,
+                thread_id=thread_id,
+                kind=p.kind,
+                audit_id=p.audit_id,
+                reason=p.reason,
+                task_id=p.task_id,
+                skill=p.skill,
+                risk=p.risk,
+                args=p.args,
+                args_hash=p.args_hash,
+                user_id=user_id,
+            )
+            await approvals.record_request(conn, row)
+
+
+async def record_decisions(
+    ctx: SupportContext,
+    state: SupportState,
+    thread_id: str,
+    pending: list[ApprovalRequest],
+    decisions: dict[str, HumanDecision],
+    approver: Identity,
+) -> None:
+    by_id = {p.id: p for p in pending}
+    async with ctx.pool.connection() as conn, conn.transaction():
+        for request_id, d in decisions.items():
+            request = by_id[request_id]
+            ran = ran_args(request, d) if request.kind == "approval" else None
+            hashed = args_hash(ran) if ran is not None and d.decision != "reject" else None
+            status = _STATUS[d.decision]
+            recorded = await approvals.record_decision(
+                conn,
+                request_id,
+                status=status,
+                decided_by=approver.label,
+                args=ran,
+                args_hash=hashed,
+            )
+            if not recorded:
+                continue  # decided before a crash; this re-run applies the same answer
+            await record_event(
+                conn,
+                AuditEvent(
+                    audit_id=state.get("audit_id") or request.audit_id,
+                    thread_id=thread_id,
+                    step=current_step(),
+                    node="approval",
+                    skill=request.skill,
+                    args_hash=hashed,
+                    status=status,
+                    approval_id=request_id,
+                    detail={"approver": approver.label, "message": d.message},
                 ),
             )
 
 
-async def record_decisions(pool: Any, decisions: dict[str, HumanDecision]) -> None:
-    status = {"approve": "approved", "reject": "rejected", "edit": "edited", "reply": "answered"}
-    async with pool.connection() as conn:
-        for request_id, d in decisions.items():
-            await conn.execute(
-                "UPDATE approvals SET status = %s, decided_args = %s, decided_at = now()"
-                " WHERE request_id = %s AND status = 'pending'",
-                (status[d.decision], json.dumps(d.args) if d.args else None, request_id),
-            )
+async def _audit_refused(
+    ctx: SupportContext, state: SupportState, thread_id: str, who: Identity | None
+) -> None:
+    async with ctx.pool.connection() as conn:
+        await record_event(
+            conn,
+            AuditEvent(
+                audit_id=state.get("audit_id") or "unknown",
+                thread_id=thread_id,
+                node="approval",
+                status="approval_refused",
+                error_code="not_an_operator",
+                detail={"by": who.label if who else None},
+            ),
+        )

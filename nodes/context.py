@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph.config import get_config
+
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
 from skills.roles import RoleSpec
@@ -26,3 +28,21 @@ class SupportContext:
     pool: Any  # psycopg_pool.AsyncConnectionPool (dict rows, autocommit)
     models: ModelTiers | None = None
     product_names: tuple[str, ...] = ()
+
+
+def current_thread_id() -> str:
+    """The thread id of the running graph call (`adhoc` outside one: tests, scripts)."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return "adhoc"
+    return str(config.get("configurable", {}).get("thread_id", "adhoc"))
+
+
+def current_step() -> int:
+    """The LangGraph superstep of the running node (0 outside a graph run)."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return 0
+    return int(config.get("metadata", {}).get("langgraph_step", 0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Intent = Literal[
     "order_status",
@@ -105,11 +105,26 @@ class ApprovalRequest(_Frozen):
 
 
 class HumanDecision(_Frozen):
-    """A resume value for one request id."""
+    """A resume value for one request id.
+
+    An approval is approved or rejected as asked, or approved with edited
+    arguments (`edit`, which must carry them); an escalation gets a `reply`
+    with a message. Anything else is not a decision.
+    """
 
     decision: Literal["approve", "reject", "edit", "reply"]
     args: dict[str, Any] | None = None
     message: str | None = None
+
+    @model_validator(mode="after")
+    def _fits_decision(self) -> HumanDecision:
+        if self.decision == "edit" and not self.args:
+            raise ValueError("edit needs the edited arguments as a non-empty JSON object")
+        if self.decision != "edit" and self.args is not None:
+            raise ValueError(f"{self.decision} takes no arguments; use edit to change them")
+        if self.decision == "reply" and not (self.message or "").strip():
+            raise ValueError("reply needs a message for the customer")
+        return self
 
 
 class Proposal(_Frozen):

@@ -19,6 +19,8 @@ from nodes.planner.replan import can_replan
 from nodes.state import SupportState, plan_of
 
 TRANSIENT = frozenset({"timeout", "network_error", "http_error", "circuit_open", "skill_error"})
+# Never retried: a side effect that may or may not have happened goes to a human at once.
+UNKNOWN_OUTCOME = frozenset({"outcome_unknown"})
 MAX_ATTEMPTS = 2
 MAX_ROUNDS = 2  # refine rounds before a human is asked
 GOOD_HISTORY = 0.8
@@ -27,11 +29,33 @@ GOOD_HISTORY = 0.8
 def refinable(state: SupportState) -> list[TaskOutcome]:
     """Failed tasks whose failure is transient (worth another attempt)."""
     outcomes = [TaskOutcome.model_validate(o) for o in (state.get("outcomes") or {}).values()]
-    return [o for o in outcomes if o.status == "failed" and o.error_code in TRANSIENT]
+    return [
+        o for o in outcomes if o.status == "failed" and o.error_code in TRANSIENT | UNKNOWN_OUTCOME
+    ]
+
+
+def _escalate_unknown(state: SupportState, unknown: list[TaskOutcome]) -> dict[str, Any]:
+    """Ask an operator to check effects of unknown outcome; they are never re-run here."""
+    reason = "the outcome is unknown and must be checked before anything runs again: " + ", ".join(
+        f"{o.skill} ({o.task_id})" for o in unknown
+    )
+    request = escalation_request(state["audit_id"], reason, tuple(o.error or "" for o in unknown))
+    settled = {
+        o.task_id: o.model_copy(update={"error_code": "escalated"}).model_dump(mode="json")
+        for o in unknown
+    }
+    return {
+        "pending": {request.id: request.model_dump(mode="json")},
+        "outcomes": settled,
+        "trace": [f"refine: escalate unknown outcome of {', '.join(settled)}"],
+    }
 
 
 async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     ctx = runtime.context
+    unknown = [o for o in refinable(state) if o.error_code in UNKNOWN_OUTCOME]
+    if unknown:
+        return _escalate_unknown(state, unknown)
     rounds = int(state.get("rounds") or 0) + 1
     failed = refinable(state)
     if rounds > MAX_ROUNDS:

@@ -12,10 +12,9 @@ import uuid
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from nodes.context import SupportContext
+from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
 from nodes.errors import BindingError, PreconditionFailed
 from nodes.planner.binding import bind_args, check_preconditions, summarize_results
@@ -70,12 +69,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
 
 def _run_position() -> tuple[str, int]:
     """(thread id, superstep) of the running graph, for the audit trail."""
-    try:
-        config = get_config()
-    except RuntimeError:  # called outside a graph run (tests, scripts)
-        return "adhoc", 0
-    thread_id = str(config.get("configurable", {}).get("thread_id", "adhoc"))
-    return thread_id, int(config.get("metadata", {}).get("langgraph_step", 0))
+    return current_thread_id(), current_step()
 
 
 def _request(role: str, task: Task, inp: TaskInput, thread_id: str, step: int) -> SkillRequest:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import getpass
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,7 @@ from checkpoints.runtime import Database, open_database
 from graphs.api import compile_support
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
+from nodes.identity import Identity
 from nodes.models.tiers import ModelTiers
 
 
@@ -21,6 +23,13 @@ class Session:
     db: Database
     ctx: SupportContext
     graph: Any
+    operator: Identity
+    """Who the CLI acts as: the local operator (ROLEGRAPH_OPERATOR, else the OS user)."""
+
+
+def local_operator(env: Mapping[str, str]) -> Identity:
+    """The operator a local CLI user is: whoever can run it on this machine's database."""
+    return Identity("operator", env.get("ROLEGRAPH_OPERATOR") or getpass.getuser())
 
 
 @asynccontextmanager
@@ -30,4 +39,5 @@ async def open_session(*, quiet: bool = False) -> AsyncIterator[Session]:
         print(f"rolegraph: {models.describe()}", file=sys.stderr)
     async with open_database() as db:
         ctx = await build_support_context(db.pool, models=models if models.available else None)
-        yield Session(db=db, ctx=ctx, graph=compile_support(ctx, db.checkpointer))
+        graph = compile_support(ctx, db.checkpointer)
+        yield Session(db=db, ctx=ctx, graph=graph, operator=local_operator(os.environ))

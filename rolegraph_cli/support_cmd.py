@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 from checkpoints.errors import InvalidArgument
-from graphs.api import RunReport, resume_thread, run_request
+from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from rolegraph_cli.common import run_command
-from rolegraph_cli.session import open_session
+from rolegraph_cli.session import Session, open_session
 
 DECISIONS = ("approve", "reject", "edit")
 
@@ -21,9 +21,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("--thread-id")
     run.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     run.set_defaults(handler=lambda a: run_command(lambda: _run(a)))
-    resume = subparsers.add_parser("resume", help="answer a thread's pending approval")
+    resume = subparsers.add_parser(
+        "resume",
+        help="answer a thread's pending approval, or continue a crashed thread (no --decision)",
+    )
     resume.add_argument("thread_id")
-    resume.add_argument("--decision", required=True, choices=[*DECISIONS, "reply"])
+    resume.add_argument(
+        "--decision",
+        choices=[*DECISIONS, "reply"],
+        help="omit to continue a thread whose last run died, from its last checkpoint",
+    )
     resume.add_argument("--request-id")
     resume.add_argument("--args", help="edited arguments as a JSON object (with --decision edit)")
     resume.add_argument("--message", help="the human's reply to an escalation")
@@ -37,23 +44,36 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _run(args: argparse.Namespace) -> int:
+    thread_id = args.thread_id or new_thread_id()
+    if not args.json:
+        # Shown first, so a run that dies on the way can be continued by its id.
+        print(
+            f"thread {thread_id}: started (if it dies, `rolegraph resume {thread_id}` continues it)"
+        )
     async with open_session(quiet=args.json) as s:
         result = await run_request(
-            s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=args.thread_id,
-            on_step=None if args.json else _progress,
+            s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=thread_id,
+            actor=s.operator, on_step=None if args.json else _progress,
         )  # fmt: skip
     return _print(result, args.json)
 
 
 async def _resume(args: argparse.Namespace) -> int:
     edited = _parse_args(args.args)
-    if args.decision == "edit" and edited is None:
-        raise InvalidArgument("--decision edit needs --args with the edited arguments as JSON")
+    if args.decision is None and (edited is not None or args.message or args.request_id):
+        raise InvalidArgument("--args, --message and --request-id need a --decision")
     async with open_session(quiet=args.json) as s:
-        result = await resume_thread(
-            s.graph, s.ctx, args.thread_id, decision=args.decision, request_id=args.request_id,
-            args=edited, message=args.message, on_step=None if args.json else _progress,
-        )  # fmt: skip
+        progress = None if args.json else _progress
+        if args.decision is None:
+            result = await continue_thread(
+                s.graph, s.ctx, args.thread_id, actor=s.operator, on_step=progress
+            )
+        else:
+            result = await resume_thread(
+                s.graph, s.ctx, args.thread_id, decision=args.decision,
+                request_id=args.request_id, args=edited, message=args.message,
+                actor=s.operator, on_step=progress,
+            )  # fmt: skip
     return _print(result, args.json)
 
 
@@ -81,24 +101,50 @@ async def _chat(user_id: str) -> int:
                 s.graph, s.ctx, text=text, user_id=user_id, on_step=_progress
             )
             while result.interrupts:
-                for request in result.interrupts:
-                    print(
-                        f"  needs {request['kind']}: {request['skill'] or ''} {request['args']} — {request['reason']}"
-                    )
-                decision = "reply" if result.interrupts[0]["kind"] == "escalation" else None
-                answer = _ask("  reply> " if decision else "  approve/reject? ") or "reject"
-                if decision is None:
-                    decision = "approve" if answer.lower().startswith(("a", "y")) else "reject"
-                result = await resume_thread(
-                    s.graph,
-                    s.ctx,
-                    result.thread_id,
-                    decision=decision,
-                    message=answer,
-                    on_step=_progress,
-                )
+                result = await _answer_inline(s, result)
             print(f"bot> {result.answer}")
     return 0
+
+
+async def _answer_inline(s: Session, result: RunReport) -> RunReport:
+    """The local operator answers the first pending request at the prompt."""
+    request = result.interrupts[0]
+    print(
+        f"  needs {request['kind']}: {request['skill'] or ''} {request['args']} — {request['reason']}"
+    )
+    args: dict[str, Any] | None = None
+    message: str | None = None
+    if request["kind"] == "escalation":
+        decision, message = "reply", _ask_text("  reply> ", result)
+    else:
+        decision = _ask_choice("  approve, reject or edit? ", DECISIONS, result)
+        if decision == "edit":
+            args = _parse_args(_ask_text("  edited args (JSON)> ", result))
+    return await resume_thread(
+        s.graph, s.ctx, result.thread_id, decision=decision, request_id=request["id"],
+        args=args, message=message, actor=s.operator, on_step=_progress,
+    )  # fmt: skip
+
+
+def _ask_choice(prompt: str, choices: tuple[str, ...], pending: RunReport) -> str:
+    """Ask until the answer is exactly one of `choices`; anything else is asked again."""
+    while (answer := _ask_text(prompt, pending).lower()) not in choices:
+        print(f"  please answer exactly one of: {', '.join(choices)}")
+    return answer
+
+
+def _ask_text(prompt: str, pending: RunReport) -> str:
+    """A non-empty answer; end of input leaves the request pending and ends the chat."""
+    while True:
+        try:
+            line = input(prompt).strip()
+        except EOFError:
+            raise InvalidArgument(
+                f"no answer given; thread {pending.thread_id} still waits: answer it with"
+                f" `rolegraph resume {pending.thread_id} --decision ...`"
+            ) from None
+        if line:
+            return line
 
 
 def _ask(prompt: str) -> str | None:

@@ -9,7 +9,9 @@ from typing import Any
 from checkpoints.errors import NotFound
 from checkpoints.retention import list_threads, parse_age, prune_threads
 from checkpoints.runtime import open_database
+from graphs.api import thread_status
 from rolegraph_cli.common import run_command
+from rolegraph_cli.session import open_session
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,10 +32,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _list() -> int:
-    async with open_database() as db, db.pool.connection() as conn:
-        threads = await list_threads(conn)
-    for t in threads:
-        print(f"{t.thread_id}  checkpoints={t.checkpoints}  updated={t.updated_at.isoformat()}")
+    async with open_session(quiet=True) as s:
+        async with s.db.pool.connection() as conn:
+            threads = await list_threads(conn)
+        for t in threads:
+            status = await thread_status(s.graph, s.ctx, t.thread_id)
+            print(
+                f"{t.thread_id}  {status}  checkpoints={t.checkpoints}"
+                f"  updated={t.updated_at.isoformat()}"
+            )
     print(f"{len(threads)} thread(s)")
     return 0
 

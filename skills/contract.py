@@ -109,6 +109,10 @@ class SkillRequest(_Frozen):
     args: dict[str, Any]
     role: str
     user_id: str | None = None
+    """The customer the call acts for; their records only."""
+    operator: str | None = None
+    """The operator acting without a customer (back-office tools, replays).
+    A customer-scoped skill needs one of `user_id` and `operator`."""
     thread_id: str = "adhoc"
     run_id: str = "adhoc"
     task_id: str = "adhoc"

@@ -134,6 +134,19 @@ class IdempotencyInProgress(SkillError):
     code = "idempotency_in_progress"
 
 
+class ApprovalInvalid(SkillError):
+    """An approval was presented that the approvals table does not hold as an
+    operator's decision on exactly this call (forged, reused or mismatched)."""
+
+    code = "approval_invalid"
+
+
+class IdentityRequired(SkillError):
+    """A customer-scoped skill was called with neither a customer nor an operator."""
+
+    code = "identity_required"
+
+
 class OutcomeUnknown(SkillError):
     """A side effect left the database and its process died before it was
     recorded: nobody can tell whether it happened, so it is never repeated

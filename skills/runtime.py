@@ -97,7 +97,7 @@ class SkillRuntime:
             Permission(),
             Validation(),
             Knowledge(knowledge_check),
-            RiskGate(),
+            RiskGate(context.pool),
             Fallback(self.call),
             IdempotencyLedger(context.pool),
             self.breaker,

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.handoff import new_audit_id
+from nodes.identity import identity_of
+from nodes.intake.customer import resolve_customer
 from nodes.intake.ownership import foreign_orders, user_exists
 from nodes.intake.rules import understand
 from nodes.models.ladder import model_understanding
@@ -33,11 +36,21 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         # A thread carries one request: its outcomes, grants and audit id must
         # never leak into another request (or another customer's).
         return {"refusal": REFUSE_REUSED, "trace": ["intake: thread already used; refused"]}
+    customer = resolve_customer(identity_of(get_config()), state.get("user_id"))
+    if customer.user_id is None:
+        return {
+            "audit_id": new_audit_id(),
+            "user_id": "",
+            "refusal": customer.refusal,
+            "trace": ["intake: no customer identity; refused"],
+        }
+    state = {**state, "user_id": customer.user_id}
     rules = understand(state.get("text") or "", ctx.product_names)
     understanding = await model_understanding(ctx, state, rules)
-    refusal = await _refusal(ctx, state.get("user_id") or "", understanding)
+    refusal = await _refusal(ctx, customer.user_id, understanding)
     return {
         "audit_id": new_audit_id(),
+        "user_id": customer.user_id,
         "understanding": understanding.model_dump(mode="json"),
         "refusal": refusal,
         "trace": [

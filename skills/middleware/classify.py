@@ -13,9 +13,11 @@ from langgraph.errors import GraphBubbleUp
 
 from skills.contract import ErrorPolicy, SkillMetadata
 from skills.errors import (
+    ApprovalInvalid,
     CircuitOpenError,
     DomainError,
     ForbiddenOperation,
+    IdentityRequired,
     KnowledgeUnavailable,
     OutcomeUnknown,
     PermissionDeniedError,
@@ -40,6 +42,8 @@ _NEVER_RETRY: tuple[type[BaseException], ...] = (
     UnknownSkill,
     CircuitOpenError,
     OutcomeUnknown,
+    ApprovalInvalid,
+    IdentityRequired,
     GraphBubbleUp,
 )
 

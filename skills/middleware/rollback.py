@@ -13,10 +13,11 @@ from typing import Any
 
 from checkpoints import ledger
 from skills.contract import SkillResult
-from skills.errors import SkillError
+from skills.errors import DomainError, ForbiddenOperation, SkillError
 from skills.hashing import idempotency_key
 from skills.middleware.call import Call, Next
 from skills.middleware.classify import error_code
+from skills.middleware.risk import effective_risk
 
 
 class RollbackOnFailure:
@@ -35,23 +36,31 @@ class RollbackOnFailure:
 class Compensate:
     """Terminal of the compensation chain: undo a completed side effect.
 
-    Without an explicit payload the ledger's recorded result is used; the key
-    is then marked failed, because the effect it recorded no longer holds.
+    Only an effect the ledger recorded for this exact call (run, task, skill,
+    args) can be undone, and only with the result it recorded: a caller can
+    neither name somebody else's effect by its payload nor undo what never
+    ran. The call's arguments pass the same ownership rules as the call
+    itself. The key is then marked failed: the effect no longer holds.
     """
 
     def __init__(self, pool: Any) -> None:
         self._pool = pool
 
     async def __call__(self, call: Call) -> SkillResult:
+        if effective_risk(call) == "forbidden":
+            raise ForbiddenOperation(f"{call.skill_id}: not yours to undo", skill=call.skill_id)
         req = call.request
         key = idempotency_key(req.run_id, req.task_id, call.skill_id, call.trace.args_hash)
-        payload = call.trace.detail.get("compensate_payload")
+        claimed = call.trace.detail.get("compensate_payload")
         async with self._pool.connection() as conn:
             entry = await ledger.get_entry(conn, key)
-            if payload is None and entry is not None:
-                payload = entry.result
+            if entry is None or entry.state != "succeeded":
+                raise DomainError(f"{call.skill_id}: no completed effect of this call to undo")
+            if claimed is not None and claimed != entry.result:
+                raise DomainError(f"{call.skill_id}: the payload is not what this call recorded")
+            payload = entry.result
             ok = await run_rollback(call, payload, reason="requested")
-            if ok and entry is not None:
+            if ok:
                 await ledger.forget_outcome(conn, key)
         call.trace.status = "rolled_back"
         if not ok:

@@ -13,6 +13,7 @@ from typing import Any
 
 from skills.contract import RiskLevel, SkillContext
 from skills.errors import OwnershipError
+from skills.faults import crash_point
 from skills.retail.arguments import Args, parse_args
 
 DbTool = Callable[[Any, dict[str, Any], SkillContext], Awaitable[Any]]
@@ -21,7 +22,11 @@ RiskRule = Callable[[Mapping[str, Any], SkillContext], RiskLevel]
 
 
 def ensure_owner(ctx: SkillContext, owner_id: str, kind: str) -> None:
-    """Refuse a record of another customer when the session has one (operators pass)."""
+    """Refuse a record of another customer when the session has one.
+
+    A call without a customer reaches here only as a named operator: the
+    permission link refuses customer-scoped skills called by nobody.
+    """
     if ctx.user_id is not None and owner_id != ctx.user_id:
         raise OwnershipError(kind)
 
@@ -70,6 +75,7 @@ class WriteExecutor(ReadExecutor):
             payload = await self._tool(conn, args, ctx)
             # The change and the ledger's record of it commit together.
             await ctx.record_effect(conn, payload)
+            crash_point("before_effect_commit")
             return payload
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import psycopg
 
+from checkpoints import approvals
 from checkpoints.database import DatabaseTarget, with_database
 from checkpoints.pool import open_pool
 from checkpoints.retail.canonical import canonical_hash, export_canonical
@@ -39,6 +40,7 @@ from skills.runtime import SkillRuntime
 
 CATALOG = Path(__file__).resolve().parent.parent / "catalog"
 REPLAY_ROLE = "tau2_replay"
+REPLAY_OPERATOR = "tau2-replay"
 TAU2_TOOLS = frozenset(
     {
         "calculate_v1",
@@ -203,7 +205,7 @@ async def _replay_one(
     runtime = SkillRuntime(registry, {REPLAY_ROLE: ReplayRole()}, RuntimeContext(pool=pool))
     run_id = f"tau2-replay-{uuid.uuid4().hex[:8]}"
     calls = [
-        await _call(runtime, registry, run_id, f"{task.task_id}/{step}", step, action)
+        await _call(runtime, registry, pool, run_id, f"{task.task_id}/{step}", step, action)
         for step, action in enumerate(task.actions)
     ]
     async with pool.connection() as conn:
@@ -215,28 +217,61 @@ async def _replay_one(
 async def _call(
     runtime: SkillRuntime,
     registry: SkillRegistry,
+    pool: Any,
     run_id: str,
     task_id: str,
     step: int,
     action: Action,
 ) -> CallOutcome:
     skill = registry.lookup(action.name)
+    approval = _approval(skill, action, f"{run_id}:{task_id}") if skill else None
+    if approval is not None:
+        await _approve(pool, approval, task_id)
     request = SkillRequest(
         skill_id=skill.skill_id if skill else action.name,
         args=action.arguments,
         role=REPLAY_ROLE,
+        operator=REPLAY_OPERATOR,
         run_id=run_id,
         task_id=task_id,
         node="tau2_replay",
         audit_id=f"{run_id}:{task_id}",
         step=step,
-        approval=_approval(skill, action, f"{run_id}:{task_id}") if skill else None,
+        approval=approval,
     )
     try:
         result = await runtime.call(request)
     except ApprovalRequired:
         return CallOutcome(action.name, False, "approval_required", action.reference_error)
     return CallOutcome(action.name, result.ok, result.error_code, action.reference_error)
+
+
+async def _approve(pool: Any, approval: Approval, task_id: str) -> None:
+    """Record the replay operator's approval: the risk gate verifies it in the table.
+
+    A tau2 task is a script of calls a human agent made with the customer's
+    consent, so replaying it is an operator approving exactly those calls.
+    """
+    row = approvals.RequestRow(
+        request_id=approval.approval_id,
+        thread_id="adhoc",
+        kind="approval",
+        audit_id=approval.approval_id,
+        reason="tau2 replay",
+        task_id=task_id,
+        skill=approval.skill_id,
+        args_hash=approval.args_hash,
+    )
+    async with pool.connection() as conn:
+        await approvals.record_request(conn, row)
+        await approvals.record_decision(
+            conn,
+            approval.approval_id,
+            status="approved",
+            decided_by=f"operator:{REPLAY_OPERATOR}",
+            args=None,
+            args_hash=approval.args_hash,
+        )
 
 
 def _approval(skill: LoadedSkill, action: Action, approval_id: str) -> Approval | None:
@@ -251,7 +286,7 @@ def _approval(skill: LoadedSkill, action: Action, approval_id: str) -> Approval 
         approval_id=approval_id,
         skill_id=skill.skill_id,
         args_hash=args_hash(normalised),
-        approver="tau2-replay",
+        approver=REPLAY_OPERATOR,
     )
 
 

@@ -19,6 +19,7 @@ import yaml
 
 from graphs.api import RunReport, resume_thread, run_request
 from nodes.contracts import INTENTS
+from tests.integration.graph.helpers import OPERATOR
 from tests.support_fixtures import Support
 
 CASES_FILE = Path(__file__).with_name("instructions.yaml")
@@ -115,7 +116,7 @@ async def _approve_all(
 ) -> None:
     want = case["then_approve"]
     report = await resume_thread(
-        support.graph, support.ctx, verdict.report.thread_id, decision="approve"
+        support.graph, support.ctx, verdict.report.thread_id, decision="approve", actor=OPERATOR
     )
     verdict.report = report
     if report.status != want["status"] or report.interrupts:

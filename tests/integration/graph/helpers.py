@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from nodes.identity import Identity
 from skills.context import RuntimeContext
 from skills.registry import SkillRegistry
 from skills.runtime import SkillRuntime
@@ -57,3 +58,7 @@ def with_executor(support: Any, skill_id: str, executor: Any) -> Any:
         registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
     )
     return dataclasses.replace(support.ctx, runtime=runtime, registry=registry)
+
+
+OPERATOR = Identity("operator", "test-operator")
+"""The operator who answers approvals in these tests."""

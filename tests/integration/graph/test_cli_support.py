@@ -94,12 +94,16 @@ async def test_bad_input_is_one_line_and_exit_2(
 
 async def test_chat_asks_approvals_inline(retail_db: Database, db_env: dict[str, str]) -> None:
     user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=1)
-    script = f"what is the status of {order}?\ncancel {order}, no longer needed\nyes\n"
+    # "abort" or "yes" is not a decision: the prompt asks again until it hears one.
+    script = (
+        f"what is the status of {order}?\ncancel {order}, no longer needed\nabort\nyes\napprove\n"
+    )
     result = run_cli(db_env, "chat", "--user-id", user, stdin=script)
     assert result.returncode == 0, result.stderr
     answers = [line for line in result.stdout.splitlines() if line.startswith("bot> ")]
     assert len(answers) == 2
     assert f"Order {order} is pending" in answers[0]
     assert "needs approval: cancel_pending_order_v1" in result.stdout
+    assert result.stdout.count("please answer exactly one of: approve, reject, edit") == 2
     assert "cancelled" in answers[1]
     assert await order_status(retail_db.pool, order) == "cancelled"

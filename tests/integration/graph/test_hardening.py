@@ -11,7 +11,7 @@ from langgraph.types import Command
 from checkpoints.errors import InvalidArgument
 from graphs.api import compile_support, report, resume_thread, run_request
 from skills.errors import UpstreamNetworkError
-from tests.integration.graph.helpers import order_status, user_with_orders, with_executor
+from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders, with_executor
 from tests.support_fixtures import Support
 
 
@@ -28,11 +28,20 @@ async def _pending_cancel(support: Support, skip: int) -> tuple[str, str, Any]:
 
 async def test_malformed_resume_is_refused_and_the_thread_stays_resumable(support: Support) -> None:
     _, order, first = await _pending_cancel(support, skip=10)
-    with pytest.raises(InvalidArgument, match="cannot use decision 'approved'"):
-        await resume_thread(support.graph, support.ctx, first.thread_id, decision="approved")
+    with pytest.raises(
+        InvalidArgument, match="cannot approved like this: Input should be 'approve'"
+    ):
+        await resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="approved", actor=OPERATOR
+        )
     with pytest.raises(InvalidArgument, match="answer it with --decision approve, reject or edit"):
         await resume_thread(
-            support.graph, support.ctx, first.thread_id, decision="reply", message="hi"
+            support.graph,
+            support.ctx,
+            first.thread_id,
+            decision="reply",
+            message="hi",
+            actor=OPERATOR,
         )
     # A raw, invalid resume (as Studio or the SDK could send) is asked again, not wedged.
     await support.graph.ainvoke(
@@ -42,7 +51,9 @@ async def test_malformed_resume_is_refused_and_the_thread_stays_resumable(suppor
     )
     again = await report(support.graph, first.thread_id)
     assert again.status == "interrupted" and again.interrupts == first.interrupts
-    done = await resume_thread(support.graph, support.ctx, first.thread_id, decision="approve")
+    done = await resume_thread(
+        support.graph, support.ctx, first.thread_id, decision="approve", actor=OPERATOR
+    )
     assert done.status == "completed"
     assert await order_status(support.db.pool, order) == "cancelled"
 
@@ -56,7 +67,7 @@ async def test_edit_needs_a_request_id_when_several_wait(support: Support) -> No
     with pytest.raises(InvalidArgument, match="name the one to edit"):
         await resume_thread(
             support.graph, support.ctx, first.thread_id, decision="edit",
-            args={"order_id": orders[0], "reason": "no longer needed"},
+            args={"order_id": orders[0], "reason": "no longer needed"}, actor=OPERATOR,
         )  # fmt: skip
     assert [await order_status(support.db.pool, o) for o in orders] == ["pending", "pending"]
 
@@ -88,8 +99,12 @@ async def test_input_without_a_customer_is_refused_not_crashed(support: Support)
 async def test_concurrent_resumes_of_one_thread_cannot_both_run(support: Support) -> None:
     _, order, first = await _pending_cancel(support, skip=11)
     outcomes = await asyncio.gather(
-        resume_thread(support.graph, support.ctx, first.thread_id, decision="approve"),
-        resume_thread(support.graph, support.ctx, first.thread_id, decision="reject"),
+        resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="approve", actor=OPERATOR
+        ),
+        resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="reject", actor=OPERATOR
+        ),
         return_exceptions=True,
     )
     winners = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -138,3 +153,21 @@ async def test_steps_skipped_behind_a_retried_step_run_once_it_recovers(support:
     assert first.status == "interrupted"  # the cancel was reached, not silently skipped
     assert first.interrupts[0]["skill"] == "cancel_pending_order_v1"
     assert any("refine round 1: retry t1" in line for line in first.trace)
+
+
+async def test_more_concurrent_requests_than_pooled_connections_all_finish(
+    support: Support,
+) -> None:
+    # The per-thread lock lives on a connection of its own, so requests that
+    # outnumber the pool queue for it briefly instead of deadlocking it.
+    size = support.db.pool.max_size
+    user, (order,) = await user_with_orders(support.db.pool, "delivered")
+    results = await asyncio.gather(
+        *(
+            run_request(
+                support.graph, support.ctx, text=f"what is the status of {order}?", user_id=user
+            )
+            for _ in range(size + 4)
+        )
+    )
+    assert [r.status for r in results] == ["completed"] * (size + 4)

@@ -7,7 +7,7 @@ from typing import Any
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.context import SupportContext
 from skills.errors import UpstreamNetworkError
-from tests.integration.graph.helpers import user_with_orders, with_executor
+from tests.integration.graph.helpers import OPERATOR, user_with_orders, with_executor
 from tests.support_fixtures import Support
 
 
@@ -50,7 +50,12 @@ async def test_failing_step_is_retried_then_escalated_and_the_human_reply_answer
     assert any("refine round 1: retry t1" in line for line in first.trace)
 
     done = await resume_thread(
-        graph, ctx, first.thread_id, decision="reply", message="The order system is back at noon."
+        graph,
+        ctx,
+        first.thread_id,
+        decision="reply",
+        message="The order system is back at noon.",
+        actor=OPERATOR,
     )
     assert done.status == "failed"  # the one step never succeeded
     assert "The order system is back at noon." in done.answer

@@ -10,6 +10,8 @@ from nodes.contracts import Plan, Task
 from nodes.errors import PlanRejected
 from nodes.planner.validate import validate_plan
 from nodes.role_node import make_role_node
+from skills.contract import Approval
+from tests.fakes.approvals import record_approval
 from tests.integration.graph.helpers import order_status, user_with_orders
 from tests.support_fixtures import Support
 
@@ -83,6 +85,10 @@ async def test_reexecuted_role_node_never_repeats_a_side_effect(support: Support
     task = Task(id="t9", role="billing_specialist", skill="cancel_pending_order_v1", args=args)
     first = await node(_task_input(task, user, "aud-replay"), runtime=Runtime(context=support.ctx))
     pending = next(iter(first["pending"].values()))
+    approved = Approval(
+        approval_id=pending["id"], skill_id=pending["skill"], args_hash=pending["args_hash"]
+    )
+    await record_approval(support.db.pool, approved, task_id="t9")
     grant = {
         "args": pending["args"],
         "args_hash": pending["args_hash"],

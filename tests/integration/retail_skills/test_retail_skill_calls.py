@@ -17,6 +17,7 @@ from skills.hashing import args_hash
 from skills.registry import SkillRegistry, load_catalog
 from skills.retail.replay import CATALOG, ReplayRole
 from skills.runtime import SkillRuntime
+from tests.fakes.approvals import record_approval
 
 OWNER = "yusuf_rossi_9620"
 OWN_ORDER = "#W4776164"  # pending, Yusuf's
@@ -109,12 +110,13 @@ async def test_high_risk_write_needs_matching_approval(
     runtime = _runtime(registry, retail_db)
     args = {"user_id": OWNER, **_ADDRESS}
     with pytest.raises(ApprovalRequired):
-        await runtime.call(_request("modify_user_address_v1", args, run_id="r1"))
+        await runtime.call(_request("modify_user_address_v1", args, run_id="r1", user_id=OWNER))
     approval = Approval(
         approval_id="a1", skill_id="modify_user_address_v1", args_hash=args_hash(args)
     )
+    await record_approval(retail_db.pool, approval)
     result = await runtime.call(
-        _request("modify_user_address_v1", args, run_id="r1", approval=approval)
+        _request("modify_user_address_v1", args, run_id="r1", approval=approval, user_id=OWNER)
     )
     assert result.ok and result.payload["address"]["city"] == "New York"
 
@@ -179,3 +181,15 @@ def test_every_successful_reference_call_validates(registry: SkillRegistry, tau2
                 registry.get(action["name"]).executor.validate_input(action["arguments"])
                 checked += 1
     assert checked > 300
+
+
+async def test_customer_records_need_a_customer_or_a_named_operator(
+    registry: SkillRegistry, retail_db: Database
+) -> None:
+    runtime = _runtime(registry, retail_db)
+    anonymous = await runtime.call(_request("get_order_details_v1", {"order_id": OTHER_ORDER}))
+    assert anonymous.error_code == "identity_required" and anonymous.payload is None
+    operator = await runtime.call(
+        _request("get_order_details_v1", {"order_id": OTHER_ORDER}, operator="back-office")
+    )
+    assert operator.ok and operator.payload["order_id"] == OTHER_ORDER

@@ -130,6 +130,7 @@ async def test_customer_reads_only_own_threads_and_only_operators_approve(
         final = await client.threads.get_state(tid)
     assert final["values"]["status"] == "completed", served.log()
     assert await order_status(retail_db.pool, alice.order) == "cancelled"
+    assert await _approver(retail_db, request["id"]) == ("approved", "operator:olga")
 
 
 async def test_customers_cannot_edit_delete_or_use_operator_resources(
@@ -236,6 +237,7 @@ async def test_a_hard_killed_server_loses_no_thread(
             tid, "support", command={"resume": {request["id"]: {"decision": "approve"}}}
         )
     assert await order_status(retail_db.pool, dave.order) == "cancelled", served.log()
+    assert await _approver(retail_db, request["id"]) == ("approved", "operator:olga")
     async with _client(served, dave.token) as client:
         assert (await client.threads.get_state(tid))["values"]["status"] == "completed"
 
@@ -248,6 +250,17 @@ async def _request_cancel(client: LangGraphClient, order: str) -> str:
     )
     assert (await client.threads.get(tid))["status"] == "interrupted"
     return str(tid)
+
+
+async def _approver(db: Database, request_id: str) -> tuple[str, str]:
+    """How a request was decided and by whom, as the approvals table holds it."""
+    async with db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT status, decided_by FROM approvals WHERE request_id = %s", (request_id,)
+        )
+        row = await cur.fetchone()
+    assert row is not None
+    return row["status"], row["decided_by"]
 
 
 async def _refused(status: int, call: Awaitable[Any]) -> None:

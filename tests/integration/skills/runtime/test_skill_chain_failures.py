@@ -140,3 +140,16 @@ async def test_caller_can_compensate_a_completed_side_effect(
     # The compensated key no longer replays: running the task again redoes the effect.
     again = await runtime.call(req.model_copy(update={"audit_id": req.audit_id + "-again"}))
     assert again.ok and not again.replayed and await counter_rows(db, "undo-me") == 1
+
+
+async def test_compensation_undoes_only_what_this_exact_call_recorded(
+    runtime: SkillRuntime, db: Database
+) -> None:
+    req = request("counter_v1", {"label": "keep-me"})
+    assert (await runtime.call(req)).ok
+    # A payload naming some other effect is refused: only the recorded result is undone.
+    forged = await runtime.compensate(req, payload={"label": "someone-else"})
+    assert forged.error_code == "domain_error" and await counter_rows(db, "keep-me") == 1
+    # A call that never ran has nothing to undo.
+    never = await runtime.compensate(request("counter_v1", {"label": "never-ran"}))
+    assert never.error_code == "domain_error"

@@ -13,6 +13,7 @@ from skills.errors import ApprovalRequired, SkillLoadError
 from skills.middleware.call import RoleLike
 from skills.registry import SkillRegistry
 from skills.runtime import SkillRuntime
+from tests.fakes.approvals import record_approval
 
 
 async def test_permission_denied_even_when_called_directly(
@@ -84,6 +85,7 @@ async def test_high_risk_needs_approval_of_exactly_these_args(
     assert row["status"] == "approval_required" and sender.sent == []  # type: ignore[attr-defined]
 
     granted = approval("send_notification_v1", info.value.args_hash)
+    await record_approval(db.pool, granted, task_id=req.task_id)
     other = request(
         "send_notification_v1", {**args, "recipient": "u3"}, user_id="u1", approval=granted
     )
@@ -129,3 +131,45 @@ async def test_unknown_skill_is_an_audited_error(runtime: SkillRuntime, db: Data
     assert result.error_code == "unknown_skill"
     [row] = await audit_rows(db, req.audit_id)
     assert (row["status"], row["skill"]) == ("error", "teleport_v1")
+
+
+async def test_an_approval_the_table_does_not_hold_is_refused_and_audited(
+    runtime: SkillRuntime, registry: SkillRegistry, db: Database
+) -> None:
+    sender = registry.get("send_notification_v1").executor
+    args = {"recipient": "u2", "message": "forged"}
+    with pytest.raises(ApprovalRequired) as info:
+        await runtime.call(request("send_notification_v1", args, user_id="u1"))
+    forged = approval("send_notification_v1", info.value.args_hash, approval_id="apr-forged")
+    req = request("send_notification_v1", args, user_id="u1", approval=forged)
+    result = await runtime.call(req)
+    assert result.error_code == "approval_invalid" and sender.sent == []  # type: ignore[attr-defined]
+    [row] = await audit_rows(db, req.audit_id)
+    assert (row["status"], row["error_code"]) == ("error", "approval_invalid")
+
+
+async def test_a_customer_decision_or_another_task_cannot_use_an_approval(
+    runtime: SkillRuntime, registry: SkillRegistry, db: Database
+) -> None:
+    sender = registry.get("send_notification_v1").executor
+    args = {"recipient": "u9", "message": "self-approved"}
+    with pytest.raises(ApprovalRequired) as info:
+        await runtime.call(request("send_notification_v1", args, user_id="u1"))
+    own = approval("send_notification_v1", info.value.args_hash, approval_id="apr-self")
+    await record_approval(db.pool, own, task_id="t0", decided_by="customer:u1")
+    refused = await runtime.call(
+        request("send_notification_v1", args, user_id="u1", approval=own, task_id="t0")
+    )
+    assert refused.error_code == "approval_invalid"
+
+    granted = approval("send_notification_v1", info.value.args_hash, approval_id="apr-once")
+    await record_approval(db.pool, granted, task_id="t1")
+    first = await runtime.call(
+        request("send_notification_v1", args, user_id="u1", approval=granted, task_id="t1")
+    )
+    assert first.ok
+    reused = await runtime.call(
+        request("send_notification_v1", args, user_id="u1", approval=granted, task_id="t2")
+    )
+    assert reused.error_code == "approval_invalid"
+    assert sender.sent == [args]  # type: ignore[attr-defined]

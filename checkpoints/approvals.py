@@ -1,0 +1,118 @@
+"""The `approvals` table: every request asked of an operator, and its decision.
+
+The approval node records requests (for the inbox) and decisions (with the
+approver); the risk gate verifies and consumes an approval here before a
+high-risk call runs, so an `Approval` object alone proves nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import psycopg
+from psycopg.rows import DictRow
+from psycopg.types.json import Jsonb
+
+DecisionStatus = Literal["approved", "rejected", "edited", "answered"]
+
+
+@dataclass(frozen=True)
+class RequestRow:
+    """One request as the approval node records it."""
+
+    request_id: str
+    thread_id: str
+    kind: str
+    audit_id: str
+    reason: str
+    task_id: str | None = None
+    skill: str | None = None
+    risk: str | None = None
+    args: dict[str, Any] | None = None
+    args_hash: str | None = None
+    user_id: str | None = None
+
+
+@dataclass(frozen=True)
+class CallToApprove:
+    """The exact call a high-risk skill is about to make."""
+
+    approval_id: str
+    thread_id: str
+    task_id: str
+    skill: str
+    args_hash: str
+    effect_key: str
+    """Idempotency key of the call: a re-executed node replays under it."""
+
+
+async def record_request(conn: psycopg.AsyncConnection[DictRow], row: RequestRow) -> None:
+    """Insert a request once; a node re-run on resume finds it there."""
+    await conn.execute(
+        "INSERT INTO approvals (request_id, thread_id, kind, skill, risk, args, args_hash,"
+        " task_id, user_id, reason, audit_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        " ON CONFLICT (request_id) DO NOTHING",
+        (
+            row.request_id,
+            row.thread_id,
+            row.kind,
+            row.skill,
+            row.risk,
+            Jsonb(row.args or {}),
+            row.args_hash,
+            row.task_id,
+            row.user_id,
+            row.reason,
+            row.audit_id,
+        ),
+    )
+
+
+async def record_decision(
+    conn: psycopg.AsyncConnection[DictRow],
+    request_id: str,
+    *,
+    status: DecisionStatus,
+    decided_by: str,
+    args: dict[str, Any] | None,
+    args_hash: str | None,
+) -> bool:
+    """Record an operator's decision on a pending request, with what will run.
+
+    False when the request was decided already (a node re-run after a crash
+    applies the same decision again and must not record it twice).
+    """
+    cur = await conn.execute(
+        "UPDATE approvals SET status = %s, decided_args = %s, decided_hash = %s,"
+        " decided_by = %s, decided_at = now() WHERE request_id = %s AND status = 'pending'"
+        " RETURNING request_id",
+        (status, Jsonb(args) if args is not None else None, args_hash, decided_by, request_id),
+    )
+    return await cur.fetchone() is not None
+
+
+async def consume(conn: psycopg.AsyncConnection[DictRow], call: CallToApprove) -> bool:
+    """Use the approval for `call` if an operator approved exactly it; True if allowed.
+
+    One statement both checks and marks: of two callers presenting one
+    approval, only one consumes it, and only the call it was consumed by
+    (same idempotency key, i.e. the same task re-executed) may present it again.
+    """
+    cur = await conn.execute(
+        "UPDATE approvals SET used_by = %s, used_at = coalesce(used_at, now())"
+        " WHERE request_id = %s AND kind = 'approval' AND status IN ('approved', 'edited')"
+        " AND decided_by LIKE 'operator:%%' AND thread_id = %s AND task_id = %s"
+        " AND skill = %s AND decided_hash = %s AND (used_by IS NULL OR used_by = %s)"
+        " RETURNING request_id",
+        (
+            call.effect_key,
+            call.approval_id,
+            call.thread_id,
+            call.task_id,
+            call.skill,
+            call.args_hash,
+            call.effect_key,
+        ),
+    )
+    return await cur.fetchone() is not None

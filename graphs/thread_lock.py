@@ -1,0 +1,47 @@
+"""One writer per thread across processes, without holding a pooled connection.
+
+The lock is a Postgres session advisory lock on a connection of its own,
+outside the pool: a run that holds it for minutes (waiting on a model, say)
+never starves the pool, and a process that dies releases it with its
+connection, which is what tells a crashed thread from a running one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+
+from checkpoints.errors import InvalidArgument
+
+CONNECT_TIMEOUT_SECONDS = 10
+
+
+@asynccontextmanager
+async def thread_lock(pool: Any, thread_id: str) -> AsyncIterator[None]:
+    """Hold `thread_id`'s lock for the block, or refuse at once if another process has it."""
+    settings = {**pool.kwargs, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT_SECONDS}
+    conn = await psycopg.AsyncConnection.connect(pool.conninfo, **settings)
+    try:
+        cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (thread_id,))
+        row: Any = await cur.fetchone()
+        if not row or not row["ok"]:
+            raise InvalidArgument(
+                f"thread {thread_id!r} is being run by another process; try again when it stops"
+            )
+        yield  # closing the connection below releases the lock
+    finally:
+        await conn.close()
+
+
+async def is_running(pool: Any, thread_id: str) -> bool:
+    """Whether some live process holds `thread_id`'s lock right now."""
+    async with pool.connection() as conn:
+        cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS free", (thread_id,))
+        row = await cur.fetchone()
+        if row and row["free"]:
+            await conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (thread_id,))
+            return False
+        return True

@@ -1,0 +1,84 @@
+"""A run killed with SIGKILL is continued by `rolegraph resume T`, never repeated.
+
+The kills are real (`ROLEGRAPH_CRASH_AT` makes the CLI process SIGKILL
+itself inside the write window); the continue is a second process.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+
+from checkpoints.runtime import Database
+from tests.cli import run_cli
+from tests.integration.graph.helpers import order_status, user_with_orders
+
+
+async def _refunds(db: Database, order: str) -> int:
+    async with db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM order_payments WHERE order_id = %s"
+            " AND transaction_type = 'refund'",
+            (order,),
+        )
+        row = await cur.fetchone()
+    return int(row["n"]) if row else 0
+
+
+async def test_a_kill_after_the_write_commits_is_continued_exactly_once(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=4)
+    first = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, no longer needed")
+    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
+
+    killed = run_cli(
+        {**db_env, "ROLEGRAPH_CRASH_AT": "after_effect_commit"},
+        "resume", thread, "--decision", "approve",
+    )  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL
+    assert await order_status(retail_db.pool, order) == "cancelled"  # the write had committed
+    listed = run_cli(db_env, "threads", "list")
+    assert f"{thread}  crashed" in listed.stdout
+
+    # A decision cannot be given twice; the crashed thread is continued instead.
+    again = run_cli(db_env, "resume", thread, "--decision", "approve")
+    assert again.returncode == 2 and "continue it first" in again.stderr
+    done = run_cli(db_env, "resume", "--json", thread)
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout.splitlines()[-1])
+    assert final["status"] == "completed" and "cancelled" in final["answer"]
+    async with retail_db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM order_payments WHERE order_id = %s"
+            " AND transaction_type = 'payment'",
+            (order,),
+        )
+        payments = (await cur.fetchone())["n"]  # type: ignore[index]
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM approvals WHERE thread_id = %s", (thread,)
+        )
+        asked = (await cur.fetchone())["n"]  # type: ignore[index]
+    assert await _refunds(retail_db, order) == payments  # one refund per payment, not two
+    assert asked == 1  # the approval was asked once
+    assert f"{thread}  completed" in run_cli(db_env, "threads", "list").stdout
+
+
+async def test_a_kill_before_the_ledger_row_completes_reruns_the_absent_write(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=5)
+    first = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, no longer needed")
+    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
+    killed = run_cli(
+        {**db_env, "ROLEGRAPH_CRASH_AT": "before_effect_commit"},
+        "resume", thread, "--decision", "approve",
+    )  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL
+    assert await order_status(retail_db.pool, order) == "pending"  # rolled back with the process
+    # The dead owner's ledger claim is reconciled once its lease runs out: the
+    # write is transactional, so a claim still `started` proves it absent.
+    done = run_cli(db_env, "resume", "--json", thread)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["status"] == "completed"
+    assert await order_status(retail_db.pool, order) == "cancelled"
