@@ -23,7 +23,7 @@ from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
 
 TEXT = "I want my money back for the blender in #W1234567"
-VALID = json.dumps({"intents": ["return_items"], "slots": {"order_ids": ["#W1234567"]}})
+VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W1234567"]}})
 
 
 @dataclass
@@ -120,7 +120,7 @@ async def test_chat_openai_reaches_the_endpoint_and_usage_is_recorded(
 
     out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, understand(TEXT))
 
-    assert out.tier == "small" and out.intents == ("return_items",)
+    assert out.tier == "small" and out.intents == ("refund_status",)
     [request] = stub.requests
     assert request["path"] == "/v1/chat/completions"
     assert request["auth"] == "Bearer stub-key"
