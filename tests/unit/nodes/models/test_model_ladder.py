@@ -198,3 +198,38 @@ async def test_scripted_fake_refuses_unscripted_calls() -> None:
     fake = ScriptedChatModel(script=[])
     with pytest.raises(AssertionError, match="not scripted"):
         await fake.ainvoke("hi")
+
+
+async def test_a_well_formed_reading_that_drops_the_cancel_is_rejected(
+    context: Any, scripted: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = "Please cancel order #W8770097"
+    large = scripted(reply("order_status", order_ids=["#W8770097"]))
+    small = scripted(reply("track_shipment", order_ids=["#W8770097"]))
+    rules, out = await run(context, ModelTiers(large=large, small=small), text)
+    assert out == rules and out.intents == ("cancel_order",) and out.tier == "rules"
+    assert caplog.text.count("drops write intent(s) the rules tier read: ['cancel_order']") == 2
+
+
+async def test_a_hostile_reading_cannot_add_a_cancel_and_a_notification(
+    context: Any, scripted: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = "Where is my order #W5918442?"
+    hostile = reply("order_status", "cancel_order", "notify", order_ids=["#W5918442"])
+    rules, out = await run(context, ModelTiers(large=scripted(hostile)), text)
+    assert out == rules and out.intents == ("order_status",)
+    assert "write intent(s) the rules tier did not read: ['cancel_order', 'notify']" in caplog.text
+
+
+async def test_a_hanging_tier_costs_one_timeout_then_its_breaker_skips_it(
+    context: Any, scripted: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    large = scripted(Sleep())
+    small = scripted(reply("refund_status"), reply("refund_status"))
+    tiers = ModelTiers(large=large, small=small, timeout_s=0.05)
+    for _ in range(2):
+        _, out = await run(context, tiers, MONEY_BACK)
+        assert out.tier == "small"
+    assert len(large.calls) == 1 and len(small.calls) == 2
+    assert tiers.breakers.state("large") == "open" and tiers.breakers.state("small") == "closed"
+    assert "large tier skipped: its circuit breaker is open" in caplog.text

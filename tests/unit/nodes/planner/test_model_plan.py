@@ -13,6 +13,7 @@ from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
 from nodes.intake.rules import understand
 from nodes.models import ModelTiers
+from nodes.models.deadline import RequestClock
 from nodes.planner.model_checks import check_inputs
 from nodes.planner.model_plan import model_plan
 from nodes.planner.templates import rules_plan
@@ -238,3 +239,23 @@ async def test_every_rules_template_plan_passes_the_input_checks(static: Any) ->
     for text in texts:
         for task in rules_plan(understand(text), USER).tasks:
             check_inputs(task, registry.get(task.skill))
+
+
+async def test_the_planner_shares_the_request_time_intake_started(static: Any) -> None:
+    registry, roles = static
+    now = [0.0]
+    large = fake(reply(LOOKUP, CANCEL_STEP))
+    tiers = ModelTiers(large=large, request_timeout_s=5.0, requests=RequestClock(lambda: now[0]))
+    ctx = SupportContext(runtime=None, registry=registry, roles=roles, pool=None, models=tiers)
+    understanding = understand(CANCEL)
+    rules = rules_plan(understanding, USER)
+    state: Any = {"user_id": USER, "thread_id": "t-deadline"}
+    tiers.requests.start("t-deadline", 5.0)  # what intake does
+    now[0] = 4.0
+    _, tier = await model_plan(ctx, state, understanding, rules)
+    assert tier == "large"  # 1 s left: the call is made, with a 1 s timeout
+    large.script.append(reply(LOOKUP, CANCEL_STEP))  # would answer, but is never asked
+    now[0] = 5.0
+    plan, tier = await model_plan(ctx, state, understanding, rules)
+    assert plan is rules and tier == "rules" and len(large.calls) == 1
+    large.script.pop()
