@@ -56,7 +56,7 @@ def _error_texts(state: SupportState) -> list[str]:
     # names, validator messages, a tool's own words) to the customer.
     outcomes = (state.get("outcomes") or {}).values()
     texts = (str(o.get("error") or "").strip() for o in outcomes if o.get("status") == "failed")
-    return [t for t in texts if len(t) >= MIN_ERROR_CHARS]
+    return [t for t in dict.fromkeys(texts) if len(t) >= MIN_ERROR_CHARS]
 
 
 async def review(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from nodes.bootstrap import load_static_config
 from nodes.compose import compose, compose_sentences
 from nodes.contracts import Plan, Task, TaskOutcome
 from nodes.failure_text import DEFAULT, REASONS
+from nodes.handoff import escalate_review
 from nodes.intake.rules import understand
 from nodes.planner.node import planner
 from nodes.refine import refine
@@ -109,3 +110,11 @@ async def test_an_escalation_carries_codes_not_error_text() -> None:
         "t2 cancel_pending_order_v1: timeout",
     ]
     assert "psycopg" not in str(request)
+
+
+def test_an_escalated_review_does_not_carry_the_error_text() -> None:
+    state = failed_state("validation_error", HOSTILE[0])
+    verdict = check(f"I could not complete it: {HOSTILE[0]}.", state)
+    state |= {"review": verdict.model_dump(mode="json"), "audit_id": "aud-2"}
+    [request] = escalate_review(state)["pending"].values()  # type: ignore[arg-type]
+    assert request["evidence"] == ["internal error text (see the audit trail)"]
