@@ -47,17 +47,18 @@ async def invoke(
         sleep=sleep,
         reraise=True,
     )
-    reply: BaseMessage | None = None
-    async for attempt in retrying:
-        with attempt:
-            reply = await _attempt(model, messages, per_call_s, deadline - clock())
-    assert reply is not None  # reraise=True: tenacity returns only after a success
+    reply: BaseMessage = await retrying(_attempt, model, messages, per_call_s, deadline, clock)
     return reply
 
 
 async def _attempt(
-    model: BaseChatModel, messages: Sequence[BaseMessage], per_call_s: float, left_s: float
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    per_call_s: float,
+    deadline: float,
+    clock: Clock,
 ) -> BaseMessage:
+    left_s = deadline - clock()
     if left_s <= 0:
         raise ModelDeadlineExceeded("the request's time for model calls is spent")
     timeout_s = min(per_call_s, left_s)
