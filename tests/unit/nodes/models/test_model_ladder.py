@@ -11,7 +11,7 @@ from nodes.contracts import Understanding
 from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
-from tests.fakes.chat import ScriptedChatModel, Sleep
+from tests.fakes.chat import ScriptedChatModel, Sleep, forget_scripts, unconsumed_scripts
 
 PRODUCTS = ("Blender", "Desk Lamp")
 MONEY_BACK = "I want my money back for the blender in #W1234567"
@@ -233,3 +233,12 @@ async def test_a_hanging_tier_costs_one_timeout_then_its_breaker_skips_it(
     assert len(large.calls) == 1 and len(small.calls) == 2
     assert tiers.breakers.state("large") == "open" and tiers.breakers.state("small") == "closed"
     assert "large tier skipped: its circuit breaker is open" in caplog.text
+
+
+async def test_scripted_fake_reports_a_script_left_unconsumed() -> None:
+    # Guards the fake itself: a scripted call the code never made must not
+    # go unnoticed either (the autouse fixture fails such a test).
+    fake = ScriptedChatModel(script=["first", "second"], model_name="half-used")
+    await fake.ainvoke("hi")
+    assert unconsumed_scripts() == ["half-used: 1 scripted call(s) never made (made 1 of 2)"]
+    forget_scripts()
