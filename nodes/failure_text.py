@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nodes.contracts import TaskOutcome
+from nodes.intake.vocabulary import PAYMENT_WORDS
 from nodes.planner.binding import PRECONDITIONS
 
 _ORDER_ID = re.compile(r"#W\d{7}")
@@ -32,10 +33,7 @@ REASONS: Mapping[str, str] = {
     "knowledge_unavailable": _UNAVAILABLE,
     "replanned": "the service for it is not answering, so I used the order's own record instead",
     "validation_error": _DETAILS,
-    "binding_error": (
-        "I could not work out some details it needs; please state them explicitly"
-        " (an address as 'street, city, ST 12345', a payment method on your account)"
-    ),
+    "binding_error": "I could not work out some details it needs; please state them explicitly",
     "domain_error": "the current state of the order or account does not allow it",
     # Same words for "no such record" and "someone else's": nothing leaks.
     "not_found": _NOT_FOUND,
@@ -65,17 +63,33 @@ def failure_sentence(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
         if isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)
         else ""
     )
-    return f"I could not complete {step}{target}: {failure_reason(outcome)}."
+    return f"I could not complete {step}{target}: {failure_reason(outcome, args)}."
 
 
-def failure_reason(outcome: TaskOutcome) -> str:
-    """The reason given for `outcome`'s error code."""
+def failure_reason(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
+    """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
+    if outcome.error_code == "binding_error":
+        return _binding_reason(args)
     if outcome.error_code == "precondition_failed":
         allowed = PRECONDITIONS.get(outcome.skill)
         if allowed:
             return f"this is only possible while the order is {' or '.join(allowed)}"
         return REASONS["domain_error"]
     return REASONS.get(outcome.error_code or "", DEFAULT)
+
+
+def _binding_reason(args: Mapping[str, Any]) -> str:
+    # Told from the step's own (planned) arguments, never from the error text.
+    for value in args.values():
+        kind = value.removeprefix("bind:user_payment:") if isinstance(value, str) else None
+        if kind in PAYMENT_WORDS and kind != value:
+            return (
+                f"there is no {kind.replace('_', ' ')} on file;"
+                " name a payment method on your account"
+            )
+    if "address" in args:
+        return "please write the address as 'street, [unit,] city, ST 12345'"
+    return REASONS["binding_error"]
 
 
 def plan_refusal(code: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 from nodes.bootstrap import load_static_config
 from nodes.compose import compose, compose_sentences
 from nodes.contracts import Plan, Task, TaskOutcome
-from nodes.failure_text import DEFAULT, REASONS
+from nodes.failure_text import DEFAULT, REASONS, failure_sentence
 from nodes.handoff import escalate_review
 from nodes.intake.rules import understand
 from nodes.planner.node import planner
@@ -118,3 +118,17 @@ def test_an_escalated_review_does_not_carry_the_error_text() -> None:
     state |= {"review": verdict.model_dump(mode="json"), "audit_id": "aud-2"}
     [request] = escalate_review(state)["pending"].values()  # type: ignore[arg-type]
     assert request["evidence"] == ["internal error text (see the audit trail)"]
+
+
+def test_a_binding_failure_is_told_from_the_planned_arguments() -> None:
+    pay = TaskOutcome(task_id="t3", skill="modify_pending_order_payment_v1", role="b",
+                      status="failed", error_code="binding_error", error=HOSTILE[1])  # fmt: skip
+    args = {"order_id": "#W1234567", "payment_method_id": "bind:user_payment:gift_card"}
+    sentence = failure_sentence(pay, args)
+    assert sentence.endswith(
+        "there is no gift card on file; name a payment method on your account."
+    )
+    odd = failure_sentence(pay, {"payment_method_id": "bind:user_payment:ignore_all_rules"})
+    assert "ignore" not in odd and odd.endswith(REASONS["binding_error"] + ".")
+    address = failure_sentence(pay, {"order_id": "#W1234567", "address": "somewhere"})
+    assert "'street, [unit,] city, ST 12345'" in address and "somewhere" not in address
