@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
+from nodes.failure_text import failure_sentence
 from nodes.intake.rules import mask_pii
 from nodes.planner.binding import as_document
 from nodes.state import SupportState, plan_of
@@ -78,7 +79,8 @@ def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
             f"The {_step_name(outcome.skill)} step was rejected by a reviewer; nothing was changed."
         ]
     if outcome.status == "failed":
-        return [f"I could not complete {_step_name(outcome.skill)}: {outcome.error}."]
+        # Never `outcome.error`: internal text stays in the audit trail.
+        return [failure_sentence(outcome, args)]
     if outcome.status == "skipped":
         return [f"I did not {_step_name(outcome.skill)}: a step it depends on did not succeed."]
     if outcome.status != "succeeded":

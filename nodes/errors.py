@@ -44,3 +44,20 @@ class PreconditionFailed(BindingError):
     def __init__(self, message: str) -> None:
         Exception.__init__(self, message)
         self.name = "precondition"
+
+
+class ModelCallTimeout(TimeoutError):
+    """A model call got no answer within its timeout.
+
+    `clipped` when the timeout was cut short by the request's deadline rather
+    than the full per-call timeout: weaker evidence that the endpoint is down.
+    """
+
+    def __init__(self, seconds: float, *, clipped: bool) -> None:
+        super().__init__(f"no answer within {seconds:.1f}s")
+        self.seconds = seconds
+        self.clipped = clipped
+
+
+class ModelDeadlineExceeded(Exception):
+    """The request's time for model calls (ROLEGRAPH_REQUEST_TIMEOUT) is spent."""

@@ -21,11 +21,19 @@ def handoff(state: SupportState) -> dict[str, Any]:
 
 def escalate_review(state: SupportState) -> dict[str, Any]:
     feedback = tuple((state.get("review") or {}).get("feedback") or ())
-    request = escalation_request(state["audit_id"], "answer failed review twice", feedback)
+    evidence = tuple(_without_error_text(f) for f in feedback)
+    request = escalation_request(state["audit_id"], "answer failed review twice", evidence)
     return {
         "pending": {request.id: request.model_dump(mode="json")},
         "trace": ["review: escalate to a human"],
     }
+
+
+def _without_error_text(feedback: str) -> str:
+    # The request is part of the customer's thread state; the raw error text
+    # is in the audit trail, where the operator reads it.
+    kind = feedback.split(": ", 1)[0]
+    return f"{kind} (see the audit trail)" if kind == "internal error text" else feedback
 
 
 def new_audit_id() -> str:

@@ -62,9 +62,10 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         reason = "automatic retries did not fix: " + ", ".join(
             f"{o.skill} ({o.error_code})" for o in failed
         )
-        request = escalation_request(
-            state["audit_id"], reason, tuple(o.error or "" for o in failed)
-        )
+        # Codes, not error text: the request is part of the customer's thread
+        # state; the operator reads the raw text in the audit trail.
+        evidence = tuple(f"{o.task_id} {o.skill}: {o.error_code}" for o in failed)
+        request = escalation_request(state["audit_id"], reason, evidence)
         return {"rounds": rounds, "pending": {request.id: request.model_dump(mode="json")},
                 "trace": [f"refine: escalate after {rounds - 1} rounds"]}  # fmt: skip
     plan = plan_of(state)

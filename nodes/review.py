@@ -1,4 +1,5 @@
-"""The reviewer: every stated fact traceable, no unmasked PII, policy kept.
+"""The reviewer: every stated fact traceable, no unmasked PII, no internal
+error text, policy kept.
 
 It sends the draft back with feedback naming the offending text, at most
 `MAX_REVISIONS` times; after that the run escalates to a human.
@@ -18,6 +19,7 @@ from nodes.intake.rules import EMAIL
 from nodes.state import SupportState
 
 MAX_REVISIONS = 2
+MIN_ERROR_CHARS = 12  # shorter error texts are words a sentence may contain by chance
 FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
 CLAIMS = {
     "is now cancelled": "cancel_pending_order_v1",
@@ -42,10 +44,19 @@ def check(draft: str, state: SupportState) -> ReviewVerdict:
     succeeded = {
         o["skill"] for o in (state.get("outcomes") or {}).values() if o["status"] == "succeeded"
     }
+    feedback += [f"internal error text: {e}" for e in _error_texts(state) if e in draft]
     for claim, skill in CLAIMS.items():
         if claim in draft and skill not in succeeded and not state.get("refusal"):
             feedback.append(f"claim without a successful step: {claim}")
     return ReviewVerdict(approved=not feedback, feedback=tuple(feedback))
+
+
+def _error_texts(state: SupportState) -> list[str]:
+    # Compose never quotes these; a draft that does leaks internals (argument
+    # names, validator messages, a tool's own words) to the customer.
+    outcomes = (state.get("outcomes") or {}).values()
+    texts = (str(o.get("error") or "").strip() for o in outcomes if o.get("status") == "failed")
+    return [t for t in dict.fromkeys(texts) if len(t) >= MIN_ERROR_CHARS]
 
 
 async def review(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:

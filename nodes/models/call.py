@@ -1,13 +1,13 @@
 """Walk down the model ladder: ask one tier, check its answer, else the next.
 
 Shared by every node with a model tier. A tier fails when the call raises,
-times out, or its reply is rejected by the caller's `accept` check; the
-caller falls back to its rules tier when every tier failed.
+times out, or its reply is rejected by the caller's `accept` check; it is
+skipped when its circuit breaker is open or the request's deadline is spent.
+The caller falls back to its rules tier when every tier failed.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,7 +17,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langgraph.config import get_config
 
-from nodes.errors import ModelOutputInvalid
+from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded, ModelOutputInvalid
+from nodes.models.invoke import invoke
 from nodes.models.tiers import ModelTier, ModelTiers, model_name
 from nodes.models.usage import record_usage, usage_of
 
@@ -58,13 +59,8 @@ async def descend(
 ) -> T | None:
     """The first accepted answer from `start` down the ladder, or None."""
     for tier, model in tiers.ladder(start):
-        try:
-            reply = await _invoke(model, messages, tiers.timeout_s)
-        except TimeoutError:
-            log.warning("%s: %s tier timed out after %ss", site.node, tier, tiers.timeout_s)
-            continue
-        except Exception as exc:  # endpoint down, HTTP error, bad credentials...
-            log.warning("%s: %s tier failed: %s", site.node, tier, type(exc).__name__)
+        reply = await _ask(tiers, site, tier, model, messages)
+        if reply is None:
             continue
         # Tokens were spent even when the answer is then rejected.
         await _record(pool, site, model, reply)
@@ -75,13 +71,42 @@ async def descend(
     return None
 
 
-async def _invoke(
-    model: BaseChatModel, messages: Sequence[BaseMessage], timeout_s: float
-) -> BaseMessage:
-    # The client has its own timeout too; this one also bounds slow streaming
-    # or a model object that has none.
-    async with asyncio.timeout(timeout_s):
-        return await model.ainvoke(list(messages))
+async def _ask(
+    tiers: ModelTiers,
+    site: CallSite,
+    tier: ModelTier,
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+) -> BaseMessage | None:
+    """One tier's reply; None when its breaker is open, the deadline is spent or it failed."""
+    deadline = tiers.requests.deadline(site.thread_id, tiers.request_timeout_s)
+    if deadline <= tiers.requests.now():
+        log.warning("%s: %s tier skipped: the request's model time is spent", site.node, tier)
+        return None
+    if not tiers.breakers.admit(tier):
+        log.warning("%s: %s tier skipped: its circuit breaker is open", site.node, tier)
+        return None
+    try:
+        reply = await invoke(
+            model, messages, per_call_s=tiers.timeout_s, deadline=deadline, clock=tiers.requests.now
+        )
+    except ModelDeadlineExceeded:
+        tiers.breakers.release(tier)
+        log.warning("%s: %s tier skipped: the request's model time is spent", site.node, tier)
+        return None
+    except ModelCallTimeout as exc:
+        tiers.breakers.failed(tier, opens=not exc.clipped)
+        log.warning("%s: %s tier timed out after %.1fs", site.node, tier, exc.seconds)
+        return None
+    except Exception as exc:  # endpoint down, HTTP error, bad credentials...
+        tiers.breakers.failed(tier)
+        log.warning("%s: %s tier failed: %s", site.node, tier, type(exc).__name__)
+        return None
+    except BaseException:  # cancelled: says nothing about the endpoint
+        tiers.breakers.release(tier)
+        raise
+    tiers.breakers.succeeded(tier)
+    return reply
 
 
 async def _record(pool: Any, site: CallSite, model: BaseChatModel, reply: BaseMessage) -> None:

@@ -41,6 +41,8 @@ async def model_understanding(
 
     messages = intake_messages(tiers.prompts, rules)
     site = call_site(NODE, dict(state))
+    # Every request passes intake first: its model calls start the request's budget.
+    tiers.requests.start(site.thread_id, tiers.request_timeout_s)
     found = await descend(tiers, ctx.pool, site, INTAKE_TIER, messages, accept)
     return found if found is not None else rules
 

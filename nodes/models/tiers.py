@@ -6,6 +6,7 @@ tier; nothing else in the system has to know whether a model exists.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -13,11 +14,14 @@ from typing import Literal
 from langchain_core.language_models import BaseChatModel
 
 from nodes.errors import ModelConfigError
+from nodes.models.breaker import ModelBreakers
+from nodes.models.deadline import RequestClock
 from nodes.models.prompts import Prompts, load_prompts
 
 ModelTier = Literal["small", "large"]
 LADDER: tuple[ModelTier, ...] = ("large", "small")
 DEFAULT_TIMEOUT_S = 30.0
+DEFAULT_REQUEST_TIMEOUT_S = 60.0
 NO_MODEL_NOTICE = (
     "no model configured (ROLEGRAPH_MODEL_SMALL/LARGE unset): every node runs its rules tier"
 )
@@ -29,25 +33,34 @@ class ModelTiers:
 
     Any `BaseChatModel` works per tier (tests inject a scripted fake);
     `from_env` builds `ChatOpenAI` clients for an OpenAI-compatible endpoint.
+    The breakers and the request clock are this process's state, shared by
+    every request that uses these tiers.
     """
 
     small: BaseChatModel | None = None
     large: BaseChatModel | None = None
     timeout_s: float = DEFAULT_TIMEOUT_S
+    """Per model call, at most (ROLEGRAPH_MODEL_TIMEOUT)."""
+    request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S
+    """All model calls of one request together, at most (ROLEGRAPH_REQUEST_TIMEOUT)."""
     prompts: Prompts = field(default_factory=load_prompts)
+    breakers: ModelBreakers = field(default_factory=ModelBreakers)
+    requests: RequestClock = field(default_factory=RequestClock)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> ModelTiers:
-        """Read OPENAI_API_KEY, OPENAI_BASE_URL, ROLEGRAPH_MODEL_SMALL/LARGE.
+        """Read OPENAI_API_KEY, OPENAI_BASE_URL, ROLEGRAPH_MODEL_SMALL/LARGE and the
+        timeouts ROLEGRAPH_MODEL_TIMEOUT / ROLEGRAPH_REQUEST_TIMEOUT.
 
         Prompts are loaded and checked here, so a broken prompt file fails at
         start-up rather than on the first request.
         """
         prompts = load_prompts()
         names = {t: env.get(f"ROLEGRAPH_MODEL_{t.upper()}", "").strip() for t in LADDER}
-        timeout_s = _timeout(env)
+        timeout_s = _seconds(env, "ROLEGRAPH_MODEL_TIMEOUT", DEFAULT_TIMEOUT_S)
+        request_s = _seconds(env, "ROLEGRAPH_REQUEST_TIMEOUT", DEFAULT_REQUEST_TIMEOUT_S)
         if not any(names.values()):
-            return cls(timeout_s=timeout_s, prompts=prompts)
+            return cls(timeout_s=timeout_s, request_timeout_s=request_s, prompts=prompts)
         base_url = env.get("OPENAI_BASE_URL", "").strip() or None
         api_key = env.get("OPENAI_API_KEY", "").strip()
         if not api_key and base_url is None:
@@ -61,7 +74,13 @@ class ModelTiers:
             tier: _chat_openai(name, key, base_url, timeout_s) if name else None
             for tier, name in names.items()
         }
-        return cls(small=built["small"], large=built["large"], timeout_s=timeout_s, prompts=prompts)
+        return cls(
+            small=built["small"],
+            large=built["large"],
+            timeout_s=timeout_s,
+            request_timeout_s=request_s,
+            prompts=prompts,
+        )
 
     @property
     def available(self) -> bool:
@@ -84,7 +103,8 @@ class ModelTiers:
         parts = [f"{t}={model_name(m)}" for t, m in self.ladder()]
         missing = [t for t in LADDER if self.model(t) is None]
         note = f" ({'/'.join(missing)} unset: falls through to the next tier)" if missing else ""
-        return f"models: {', '.join(parts)}; ladder large -> small -> rules{note}"
+        limits = f"; {self.timeout_s:g}s per call, {self.request_timeout_s:g}s per request"
+        return f"models: {', '.join(parts)}; ladder large -> small -> rules{note}{limits}"
 
 
 def model_name(model: BaseChatModel) -> str:
@@ -101,7 +121,8 @@ def _chat_openai(name: str, key: str, base_url: str | None, timeout_s: float) ->
     from langchain_openai import ChatOpenAI
     from pydantic import SecretStr
 
-    # max_retries=0: the ladder, not the client, decides what happens on failure.
+    # max_retries=0: the ladder decides what happens on failure, and retries a
+    # 429 itself within the request's deadline (nodes.models.invoke).
     return ChatOpenAI(
         model=name,
         api_key=SecretStr(key),
@@ -112,16 +133,16 @@ def _chat_openai(name: str, key: str, base_url: str | None, timeout_s: float) ->
     )
 
 
-def _timeout(env: Mapping[str, str]) -> float:
-    raw = env.get("ROLEGRAPH_MODEL_TIMEOUT", "").strip()
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
     if not raw:
-        return DEFAULT_TIMEOUT_S
+        return default
     try:
         value = float(raw)
     except ValueError:
         value = -1.0
-    if value <= 0:
+    if not math.isfinite(value) or value <= 0:
         raise ModelConfigError(
-            f"ROLEGRAPH_MODEL_TIMEOUT={raw!r} is not a positive number of seconds; fix or unset it"
+            f"{name}={raw!r} is not a positive number of seconds; fix or unset it"
         )
     return value

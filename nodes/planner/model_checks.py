@@ -6,6 +6,10 @@ skills, role whitelists, cycles, bulk args, the session user):
 - every `order_id` must be one the customer wrote (intake already checked
   they own it), every `user_id` the session user;
 - only the `bind:` markers the rules templates use are allowed;
+- every step's arguments pass its skill's own `validate_input` (a step whose
+  arguments are filled from earlier results at run time must at least name
+  every required parameter), so a plan that drops what a skill needs is
+  rejected here rather than failing step by step at run time;
 - writes are the customer's, not the model's: each write must be a copy of
   a rules-plan write (same skill, args and the same lookups as dependencies)
   and every rules-plan write must be there. A model may only reorder, add or
@@ -23,10 +27,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.contracts import Plan, Task, Tier, Understanding
-from nodes.errors import ModelOutputInvalid, PlanRejected
+from nodes.errors import BindingError, ModelOutputInvalid, PlanRejected
 from nodes.intake.rules import mask_pii
+from nodes.planner.binding import bind_args
 from nodes.planner.validate import MAX_TASKS, validate_plan
-from skills.registry import SkillRegistry
+from skills.errors import SkillError
+from skills.registry import LoadedSkill, SkillRegistry
 from skills.roles import RoleSpec
 
 NODE = "planner"
@@ -76,6 +82,7 @@ def check_model_plan(
         raise ModelOutputInvalid(NODE, f"{exc.code}: {exc}") from exc
     for task in tasks:
         _check_args(task, understanding, registry, user_id)
+        check_inputs(task, registry.get(task.skill))
     _check_writes(plan, rules, registry)
     return plan
 
@@ -112,6 +119,30 @@ def _check_args(
         unknown = sorted(set(task.args) - params)
         if unknown:
             raise ModelOutputInvalid(NODE, f"{task.id}: unknown argument(s) {unknown[:3]}")
+
+
+def check_inputs(task: Task, skill: LoadedSkill) -> None:
+    """`ModelOutputInvalid` unless the step's arguments are ones its skill accepts."""
+    plain = {k: v for k, v in task.args.items() if not _is_marker(v)}
+    try:
+        # Bound as the role node will bind them: a free-text address is split.
+        bound = bind_args(plain, {})
+        if len(plain) == len(task.args):
+            skill.executor.validate_input(bound)
+            return
+    except (SkillError, BindingError, TypeError, ValueError, KeyError) as exc:
+        raise ModelOutputInvalid(NODE, f"{task.id}: {task.skill} arguments: {exc}") from exc
+    # Some values come from earlier results at run time: what can be checked
+    # now is that every required parameter is given, as a value or a marker.
+    given = set(bound) | {k for k, v in task.args.items() if _is_marker(v)}
+    params = skill.metadata.parameters
+    missing = sorted(n for n, p in params.items() if p.required and n not in given)
+    if missing:
+        raise ModelOutputInvalid(NODE, f"{task.id}: {task.skill} lacks {missing[:3]}")
+
+
+def _is_marker(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("bind:")
 
 
 def _check_writes(plan: Plan, rules: Plan, registry: SkillRegistry) -> None:

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.errors import PlanRejected
+from nodes.failure_text import plan_refusal
 from nodes.planner.model_plan import model_plan
 from nodes.planner.replan import revise_plan
 from nodes.planner.templates import rules_plan
@@ -28,7 +29,7 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict
         validate_plan(plan, ctx.roles, frozenset(ctx.registry.skill_ids), state["user_id"])
     except PlanRejected as exc:
         return {
-            "refusal": f"I can't do that: {exc}.",
+            "refusal": plan_refusal(exc.code),
             "trace": [f"planner[{tier}]: plan rejected ({exc.code}): {exc}"],
         }
     steps = ", ".join(f"{t.id}:{t.role}/{t.skill}" for t in plan.tasks) or "nothing to run"

@@ -6,15 +6,21 @@ Each script entry is one call's behaviour:
 - a `Sleep`: the call hangs (until the caller's timeout cancels it).
 
 Every reply carries `usage_metadata`, so token recording can be asserted.
-Calls beyond the script fail loudly rather than repeating the last answer.
+Calls beyond the script fail loudly rather than repeating the last answer,
+and so does a script left unconsumed: `unconsumed_scripts()` lists every
+model made since the last `forget_scripts()` that was called fewer times
+than scripted; `check_scripts_consumed` (an autouse fixture's body) fails
+a test that leaves one.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+import pytest
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -39,6 +45,15 @@ class ScriptedChatModel(BaseChatModel):
     input_tokens: int = 11
     output_tokens: int = 7
     calls: list[list[BaseMessage]] = Field(default_factory=list)
+    made: ClassVar[list[ScriptedChatModel]] = []
+
+    def model_post_init(self, context: Any, /) -> None:
+        ScriptedChatModel.made.append(self)
+
+    @property
+    def unconsumed(self) -> list[Any]:
+        """The script entries no call has used yet."""
+        return self.script[len(self.calls) :]
 
     @property
     def _llm_type(self) -> str:
@@ -84,3 +99,31 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(step, Sleep):
             await asyncio.sleep(step.seconds)
         return self._result(step)
+
+
+def forget_scripts() -> None:
+    """Stop tracking the models made so far."""
+    ScriptedChatModel.made.clear()
+
+
+def unconsumed_scripts() -> list[str]:
+    """One line per tracked model whose script was not used up."""
+    return [
+        f"{m.model_name}: {len(m.unconsumed)} scripted call(s) never made"
+        f" (made {len(m.calls)} of {len(m.script)})"
+        for m in ScriptedChatModel.made
+        if m.unconsumed
+    ]
+
+
+def check_scripts_consumed() -> Iterator[None]:
+    """Body of an autouse fixture: fail a test that leaves a script unconsumed.
+
+    `yield from check_scripts_consumed()` in a conftest fixture.
+    """
+    forget_scripts()
+    yield
+    left = unconsumed_scripts()
+    forget_scripts()
+    if left:
+        pytest.fail("scripted chat model not consumed: " + "; ".join(left), pytrace=False)

@@ -18,7 +18,7 @@ from nodes.models.usage import record_usage
 from tests.fakes.chat import ScriptedChatModel, Sleep
 
 TEXT = "I want my money back for the blender in #W1234567"
-VALID = json.dumps({"intents": ["return_items"], "slots": {"order_ids": ["#W1234567"]}})
+VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W1234567"]}})
 
 
 def ctx(db: Database, tiers: ModelTiers) -> SupportContext:

@@ -7,6 +7,7 @@ No real model is called: the stub answers POST /v1/chat/completions on
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import uuid
 from collections.abc import Iterator
@@ -23,16 +24,29 @@ from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
 
 TEXT = "I want my money back for the blender in #W1234567"
-VALID = json.dumps({"intents": ["return_items"], "slots": {"order_ids": ["#W1234567"]}})
+VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W1234567"]}})
 
 
 @dataclass
 class Stub:
-    """What the stub answers per model name, and what it received."""
+    """What the stub answers per model name, and what it received.
+
+    `queued` answers (status, content, headers) are used first, in order;
+    then `answers`. A model in `hanging` never answers until the test ends.
+    """
 
     port: int = 0
     answers: dict[str, tuple[int, str]] = field(default_factory=dict)
+    queued: dict[str, list[tuple[int, str, dict[str, str]]]] = field(default_factory=dict)
+    hanging: set[str] = field(default_factory=set)
+    released: threading.Event = field(default_factory=threading.Event)
     requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def answer(self, model: str) -> tuple[int, str, dict[str, str]]:
+        if self.queued.get(model):
+            return self.queued[model].pop(0)
+        status, content = self.answers.get(model, (404, ""))
+        return status, content, {}
 
     @property
     def base_url(self) -> str:
@@ -44,11 +58,15 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             stub.requests.append({"path": self.path, "auth": self.headers["Authorization"], **body})
-            status, content = stub.answers.get(body["model"], (404, ""))
+            if body["model"] in stub.hanging:
+                stub.released.wait(timeout=60)
+                return
+            status, content, headers = stub.answer(body["model"])
             payload = _completion(body["model"], content) if status == 200 else {"error": {}}
             data = json.dumps(payload).encode()
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            for name, value in {"Content-Type": "application/json", **headers}.items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -87,6 +105,7 @@ def stub() -> Iterator[Stub]:
     try:
         yield state
     finally:
+        state.released.set()
         server.shutdown()
         server.server_close()
         thread.join()
@@ -95,6 +114,10 @@ def stub() -> Iterator[Stub]:
 def _env(stub: Stub, **models: str) -> dict[str, str]:
     env = {"OPENAI_API_KEY": "stub-key", "OPENAI_BASE_URL": stub.base_url}
     return env | {f"ROLEGRAPH_MODEL_{tier.upper()}": name for tier, name in models.items()}
+
+
+def _received(stub: Stub, model: str) -> int:
+    return sum(1 for r in stub.requests if r["model"] == model)
 
 
 async def _ledger(db: Database, thread_id: str) -> list[dict[str, Any]]:
@@ -120,7 +143,7 @@ async def test_chat_openai_reaches_the_endpoint_and_usage_is_recorded(
 
     out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, understand(TEXT))
 
-    assert out.tier == "small" and out.intents == ("return_items",)
+    assert out.tier == "small" and out.intents == ("refund_status",)
     [request] = stub.requests
     assert request["path"] == "/v1/chat/completions"
     assert request["auth"] == "Bearer stub-key"
@@ -157,3 +180,51 @@ async def test_hostile_endpoint_cannot_widen_order_ids(db: Database, stub: Stub)
     out = await model_understanding(_ctx(db, tiers), {}, rules)
 
     assert out == rules and out.slots.order_ids == ("#W1234567",)
+
+
+async def test_a_429_with_retry_after_is_retried_once_after_the_asked_wait(
+    db: Database, stub: Stub, caplog: pytest.LogCaptureFixture
+) -> None:
+    stub.queued["stub-small"] = [(429, "", {"Retry-After": "1"})]
+    stub.answers["stub-small"] = (200, VALID)
+    tiers = ModelTiers.from_env(_env(stub, small="stub-small"))
+
+    with caplog.at_level(logging.WARNING, logger="nodes.models.invoke"):
+        out = await model_understanding(_ctx(db, tiers), {}, understand(TEXT))
+
+    assert out.tier == "small" and out.intents == ("refund_status",)
+    assert _received(stub, "stub-small") == 2
+    assert "model call: HTTP 429, retrying in 1.0s" in caplog.text
+    assert tiers.breakers.state("small") == "closed"
+
+
+async def test_a_retry_after_beyond_the_request_deadline_is_not_waited_for(
+    db: Database, stub: Stub
+) -> None:
+    stub.queued["stub-small"] = [(429, "", {"Retry-After": "30"})]
+    stub.answers["stub-small"] = (200, VALID)
+    env = _env(stub, small="stub-small") | {"ROLEGRAPH_REQUEST_TIMEOUT": "5"}
+    tiers = ModelTiers.from_env(env)
+    rules = understand(TEXT)
+
+    out = await model_understanding(_ctx(db, tiers), {}, rules)
+
+    assert out == rules and _received(stub, "stub-small") == 1
+
+
+async def test_a_hanging_endpoint_costs_one_timeout_then_the_breaker_skips_it(
+    db: Database, stub: Stub
+) -> None:
+    stub.hanging.add("stub-large")
+    env = _env(stub, large="stub-large") | {"ROLEGRAPH_MODEL_TIMEOUT": "0.5"}
+    tiers = ModelTiers.from_env(env)
+    rules = understand(TEXT)
+
+    first = await model_understanding(_ctx(db, tiers), {"thread_id": "t-hang-1"}, rules)
+    assert first == rules and _received(stub, "stub-large") == 1
+    for n in range(2, 5):
+        later = await model_understanding(_ctx(db, tiers), {"thread_id": f"t-hang-{n}"}, rules)
+        assert later == rules
+    # The breaker is open: later requests never reached the endpoint.
+    assert _received(stub, "stub-large") == 1
+    assert tiers.breakers.state("large") == "open"

@@ -11,7 +11,7 @@ from nodes.contracts import Understanding
 from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
-from tests.fakes.chat import ScriptedChatModel, Sleep
+from tests.fakes.chat import ScriptedChatModel, Sleep, forget_scripts, unconsumed_scripts
 
 PRODUCTS = ("Blender", "Desk Lamp")
 MONEY_BACK = "I want my money back for the blender in #W1234567"
@@ -37,11 +37,11 @@ async def test_no_models_returns_the_rules_reading_unchanged(context: Any) -> No
 
 
 async def test_valid_large_output_is_used_and_tier_recorded(context: Any, scripted: Any) -> None:
-    large = scripted(reply("return_items", order_ids=["#W1234567"], item_names=["blender"]))
+    large = scripted(reply("refund_status", order_ids=["#W1234567"], item_names=["blender"]))
     small = scripted()
     rules, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
     assert rules.intents == ("order_status",)
-    assert out.intents == ("return_items",)
+    assert out.intents == ("refund_status",)
     assert out.tier == "large"
     assert out.slots.order_ids == ("#W1234567",)
     assert out.slots.item_names == ("Blender",)  # no case-duplicate
@@ -49,24 +49,24 @@ async def test_valid_large_output_is_used_and_tier_recorded(context: Any, script
 
 
 async def test_invalid_large_falls_to_small(context: Any, scripted: Any) -> None:
-    large = scripted('{"intents": ["return_items"')  # truncated JSON
-    small = scripted(reply("return_items"))
+    large = scripted('{"intents": ["refund_status"')  # truncated JSON
+    small = scripted(reply("refund_status"))
     _, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
-    assert out.tier == "small" and out.intents == ("return_items",)
+    assert out.tier == "small" and out.intents == ("refund_status",)
     assert len(large.calls) == 1 and len(small.calls) == 1
 
 
 async def test_invalid_everywhere_falls_to_rules(context: Any, scripted: Any) -> None:
     large = scripted("The customer wants a refund.")  # prose, no JSON
-    small = scripted('{"intents": "return_items"}')  # schema violation
+    small = scripted('{"intents": "refund_status"}')  # schema violation
     rules, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
     assert out == rules and out.tier == "rules"
     assert len(large.calls) == 1 and len(small.calls) == 1
 
 
 async def test_invented_order_id_rejects_the_reading(context: Any, scripted: Any) -> None:
-    large = scripted(reply("return_items", order_ids=["#W1234567", "#W7654321"]))
-    small = scripted(reply("return_items", order_ids=["#W9999999"]))
+    large = scripted(reply("refund_status", order_ids=["#W1234567", "#W7654321"]))
+    small = scripted(reply("refund_status", order_ids=["#W9999999"]))
     rules, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
     assert out == rules
     assert out.slots.order_ids == ("#W1234567",)
@@ -90,11 +90,19 @@ async def test_hostile_output_falls_back_to_rules(
 
 
 async def test_model_can_never_drop_bulk_modify(context: Any, scripted: Any) -> None:
-    large = scripted(reply("cancel_order", order_ids=["#W1234567"]))
+    large = scripted(reply("order_status", order_ids=["#W1234567"]))
     rules, out = await run(context, ModelTiers(large=large), BULK)
     assert "bulk_modify" in rules.intents
     assert out.tier == "large"
-    assert out.intents == ("cancel_order", "bulk_modify")
+    assert out.intents == ("order_status", "bulk_modify")
+
+
+async def test_a_bulk_request_read_as_one_cancel_is_rejected(context: Any, scripted: Any) -> None:
+    # The rules refuse a bulk change as a whole; a model that reads a single
+    # cancel into it would add a write the rules never planned.
+    large = scripted(reply("cancel_order", order_ids=["#W1234567"]))
+    rules, out = await run(context, ModelTiers(large=large), BULK)
+    assert out == rules and out.intents == ("bulk_modify",)
 
 
 async def test_model_can_never_drop_human_handoff(context: Any, scripted: Any) -> None:
@@ -112,7 +120,7 @@ async def test_model_cannot_clear_the_injection_flag(context: Any, scripted: Any
 
 
 async def test_model_may_raise_the_injection_flag(context: Any, scripted: Any) -> None:
-    large = scripted(reply("return_items", injection=True))
+    large = scripted(reply("refund_status", injection=True))
     rules, out = await run(context, ModelTiers(large=large), MONEY_BACK)
     assert not rules.injection and out.injection
 
@@ -130,7 +138,7 @@ async def test_out_of_scope_agreed_by_model_is_kept(context: Any, scripted: Any)
 
 async def test_timeout_moves_to_the_next_tier(context: Any, scripted: Any) -> None:
     large = scripted(Sleep())
-    small = scripted(reply("return_items"))
+    small = scripted(reply("refund_status"))
     tiers = ModelTiers(large=large, small=small, timeout_s=0.05)
     _, out = await run(context, tiers, MONEY_BACK)
     assert out.tier == "small"
@@ -180,7 +188,7 @@ async def test_ungrounded_descriptive_slots_fall_back_to_rules(context: Any, scr
 
 
 async def test_only_small_configured_starts_at_small(context: Any, scripted: Any) -> None:
-    small = scripted(reply("return_items"))
+    small = scripted(reply("refund_status"))
     _, out = await run(context, ModelTiers(small=small), MONEY_BACK)
     assert out.tier == "small"
 
@@ -190,3 +198,47 @@ async def test_scripted_fake_refuses_unscripted_calls() -> None:
     fake = ScriptedChatModel(script=[])
     with pytest.raises(AssertionError, match="not scripted"):
         await fake.ainvoke("hi")
+
+
+async def test_a_well_formed_reading_that_drops_the_cancel_is_rejected(
+    context: Any, scripted: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = "Please cancel order #W8770097"
+    large = scripted(reply("order_status", order_ids=["#W8770097"]))
+    small = scripted(reply("track_shipment", order_ids=["#W8770097"]))
+    rules, out = await run(context, ModelTiers(large=large, small=small), text)
+    assert out == rules and out.intents == ("cancel_order",) and out.tier == "rules"
+    assert caplog.text.count("drops write intent(s) the rules tier read: ['cancel_order']") == 2
+
+
+async def test_a_hostile_reading_cannot_add_a_cancel_and_a_notification(
+    context: Any, scripted: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = "Where is my order #W5918442?"
+    hostile = reply("order_status", "cancel_order", "notify", order_ids=["#W5918442"])
+    rules, out = await run(context, ModelTiers(large=scripted(hostile)), text)
+    assert out == rules and out.intents == ("order_status",)
+    assert "write intent(s) the rules tier did not read: ['cancel_order', 'notify']" in caplog.text
+
+
+async def test_a_hanging_tier_costs_one_timeout_then_its_breaker_skips_it(
+    context: Any, scripted: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    large = scripted(Sleep())
+    small = scripted(reply("refund_status"), reply("refund_status"))
+    tiers = ModelTiers(large=large, small=small, timeout_s=0.05)
+    for _ in range(2):
+        _, out = await run(context, tiers, MONEY_BACK)
+        assert out.tier == "small"
+    assert len(large.calls) == 1 and len(small.calls) == 2
+    assert tiers.breakers.state("large") == "open" and tiers.breakers.state("small") == "closed"
+    assert "large tier skipped: its circuit breaker is open" in caplog.text
+
+
+async def test_scripted_fake_reports_a_script_left_unconsumed() -> None:
+    # Guards the fake itself: a scripted call the code never made must not
+    # go unnoticed either (the autouse fixture fails such a test).
+    fake = ScriptedChatModel(script=["first", "second"], model_name="half-used")
+    await fake.ainvoke("hi")
+    assert unconsumed_scripts() == ["half-used: 1 scripted call(s) never made (made 1 of 2)"]
+    forget_scripts()

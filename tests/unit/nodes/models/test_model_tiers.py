@@ -58,10 +58,19 @@ def test_model_without_key_or_endpoint_is_a_config_error() -> None:
         ModelTiers.from_env({"ROLEGRAPH_MODEL_SMALL": "tiny"})
 
 
-@pytest.mark.parametrize("raw", ["abc", "0", "-3"])
-def test_bad_timeout_is_a_config_error(raw: str) -> None:
-    with pytest.raises(ModelConfigError, match="ROLEGRAPH_MODEL_TIMEOUT"):
-        ModelTiers.from_env({**LOCAL, "ROLEGRAPH_MODEL_TIMEOUT": raw})
+@pytest.mark.parametrize("name", ["ROLEGRAPH_MODEL_TIMEOUT", "ROLEGRAPH_REQUEST_TIMEOUT"])
+@pytest.mark.parametrize("raw", ["abc", "0", "-3", "nan", "inf"])
+def test_bad_timeout_is_a_config_error(name: str, raw: str) -> None:
+    with pytest.raises(ModelConfigError, match=f"^{name}="):
+        ModelTiers.from_env({**LOCAL, name: raw})
+
+
+def test_the_request_deadline_is_read_once_with_a_default() -> None:
+    assert ModelTiers.from_env(LOCAL).request_timeout_s == 60.0
+    env = {**LOCAL, "ROLEGRAPH_MODEL_SMALL": "tiny", "ROLEGRAPH_REQUEST_TIMEOUT": "12"}
+    tiers = ModelTiers.from_env(env)
+    assert tiers.request_timeout_s == 12.0
+    assert "30s per call, 12s per request" in tiers.describe()
 
 
 def test_direct_construction_with_any_chat_model() -> None:

@@ -1,0 +1,97 @@
+"""What a customer is told about a step that did not succeed.
+
+Error text from skills, bindings and exceptions is written for operators and
+logs: it names arguments, validators and services, and a tool's message is
+untrusted data. The customer reads fixed wording chosen by the outcome's
+error code instead; the raw text stays in the audit trail and the run's state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nodes.contracts import TaskOutcome
+from nodes.intake.vocabulary import PAYMENT_WORDS
+from nodes.planner.binding import PRECONDITIONS
+
+_ORDER_ID = re.compile(r"#W\d{7}")
+_UNAVAILABLE = "a service it depends on is not answering right now; please try again in a while"
+_DETAILS = (
+    "some details it needs are missing or not in a form I can use; please check and ask again"
+)
+_NOT_FOUND = "I could not find that on your account"
+_NOT_ALLOWED = "that is not something I can do here"
+# error code -> the reason given to the customer. Unknown codes get DEFAULT.
+REASONS: Mapping[str, str] = {
+    "timeout": _UNAVAILABLE,
+    "network_error": _UNAVAILABLE,
+    "http_error": _UNAVAILABLE,
+    "circuit_open": _UNAVAILABLE,
+    "skill_error": _UNAVAILABLE,
+    "knowledge_unavailable": _UNAVAILABLE,
+    "replanned": "the service for it is not answering, so I used the order's own record instead",
+    "validation_error": _DETAILS,
+    "binding_error": "I could not work out some details it needs; please state them explicitly",
+    "domain_error": "the current state of the order or account does not allow it",
+    # Same words for "no such record" and "someone else's": nothing leaks.
+    "not_found": _NOT_FOUND,
+    "not_owner": _NOT_FOUND,
+    "permission_denied": _NOT_ALLOWED,
+    "forbidden": _NOT_ALLOWED,
+    "unknown_skill": _NOT_ALLOWED,
+    "idempotency_in_progress": "the same change is already being processed; please check back shortly",
+    "outcome_unknown": "I could not confirm whether it went through; a colleague will check it",
+}  # fmt: skip
+DEFAULT = "something went wrong on our side; please try again later"
+
+# PlanRejected code -> the reason a refused plan is given to the customer.
+PLAN_REASONS: Mapping[str, str] = {
+    "forbidden": "it would touch other customers' data or many records at once",
+    "too_many_tasks": "it has too many steps for one request; please ask for fewer things at once",
+}
+PLAN_DEFAULT = "I could not plan it safely; please rephrase the request"
+
+
+def failure_sentence(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
+    """One customer-safe sentence for a failed step; never repeats `outcome.error`."""
+    step = outcome.skill.rsplit("_v", 1)[0].replace("_", " ")
+    order_id = args.get("order_id")
+    target = (
+        f" for order {order_id}"
+        if isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)
+        else ""
+    )
+    return f"I could not complete {step}{target}: {failure_reason(outcome, args)}."
+
+
+def failure_reason(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
+    """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
+    if outcome.error_code == "binding_error":
+        return _binding_reason(args)
+    if outcome.error_code == "precondition_failed":
+        allowed = PRECONDITIONS.get(outcome.skill)
+        if allowed:
+            return f"this is only possible while the order is {' or '.join(allowed)}"
+        return REASONS["domain_error"]
+    return REASONS.get(outcome.error_code or "", DEFAULT)
+
+
+def _binding_reason(args: Mapping[str, Any]) -> str:
+    # Told from the step's own (planned) arguments, never from the error text.
+    for value in args.values():
+        kind = value.removeprefix("bind:user_payment:") if isinstance(value, str) else None
+        if kind in PAYMENT_WORDS and kind != value:
+            return (
+                f"there is no {kind.replace('_', ' ')} on file;"
+                " name a payment method on your account"
+            )
+    if "address" in args:
+        return "please write the address as 'street, [unit,] city, ST 12345'"
+    return REASONS["binding_error"]
+
+
+def plan_refusal(code: str) -> str:
+    """The refusal a customer reads for a plan rejected with `code`."""
+    return f"I can't do that: {PLAN_REASONS.get(code, PLAN_DEFAULT)}."
