@@ -11,9 +11,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from rolegraph_cli import audit_cmd, data_cmd, db_cmd, support_cmd, tau2_cmd, threads_cmd
+from rolegraph_cli import (
+    audit_cmd,
+    data_cmd,
+    db_cmd,
+    notify_cmd,
+    support_cmd,
+    tau2_cmd,
+    threads_cmd,
+)
 
-COMMAND_GROUPS = (db_cmd, data_cmd, threads_cmd, audit_cmd, tau2_cmd, support_cmd)
+COMMAND_GROUPS = (db_cmd, data_cmd, threads_cmd, audit_cmd, tau2_cmd, support_cmd, notify_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
