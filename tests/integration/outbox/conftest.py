@@ -9,6 +9,9 @@ import pytest_asyncio
 
 from checkpoints.runtime import Database
 from tests.integration.outbox.outbox_rows import add_user, settle_all
+from tests.support_fixtures import retail_db, support
+
+__all__ = ["retail_db", "support"]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
