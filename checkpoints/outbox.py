@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 import psycopg
@@ -218,6 +218,19 @@ async def operator_drop(conn: Conn, notification_id: int, operator: str) -> bool
         (f"dropped by {operator}", notification_id),
     )
     return cur.rowcount == 1
+
+
+async def prune_settled(conn: Conn, older_than: timedelta) -> int:
+    """Delete `sent` and `failed` rows last changed longer ago than `older_than`.
+
+    Pending, sending and unknown rows are kept whatever their age: they are
+    promises not yet settled.
+    """
+    cur = await conn.execute(
+        "DELETE FROM notifications WHERE status IN ('sent', 'failed') AND updated_at < now() - %s",
+        (older_than,),
+    )
+    return cur.rowcount
 
 
 async def _fenced(

@@ -30,10 +30,12 @@ import psycopg
 from checkpoints import outbox
 from checkpoints.errors import ConfigurationError
 from checkpoints.outbox import Notification
+from skills.faults import crash_point
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.smtp import Attempt, attempt_delivery
 
 log = logging.getLogger(__name__)
+_NO_SMTP = "SMTP_HOST is unset: set it (and SMTP_PORT) to the server that delivers notifications"
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,7 @@ async def deliver_due(
 ) -> DeliveryCounts:
     """One pass: settle expired claims, claim up to a batch of due rows, deliver them."""
     if settings.smtp_host is None:
-        raise ConfigurationError(
-            "SMTP_HOST is unset: set it (and SMTP_PORT) to the server that delivers notifications"
-        )
+        raise ConfigurationError(_NO_SMTP)
     worker = worker or worker_id()
     async with pool.connection() as conn:
         recovered = await outbox.recover_expired(conn)
@@ -93,6 +93,8 @@ async def deliver_due(
             conn, worker=worker, limit=settings.batch_size, lease_seconds=settings.lease_seconds
         )
     counts = DeliveryCounts(claimed=len(rows), recovered=recovered)
+    if rows:
+        crash_point("outbox_after_claim")
     for row in rows:
         counts += await _deliver_row(pool, settings, worker, row)
     return counts
@@ -112,13 +114,18 @@ async def run_worker(
     otherwise the loop waits `interval` seconds or until stopped. A database
     error costs one pass, never the worker.
     """
+    if settings.smtp_host is None:
+        raise ConfigurationError(_NO_SMTP)
     worker, wait = worker_id(), settings.interval if interval is None else interval
     total = DeliveryCounts()
     while not stop_event.is_set():
         try:
             counts = await deliver_due(pool, settings, worker=worker)
-        except (psycopg.Error, OSError) as exc:
+        except psycopg.Error as exc:
             log.warning("outbox worker: %s; next pass in %.1f s", exc, wait)
+            counts = DeliveryCounts()
+        except Exception:  # a worker beside a server must outlive one bad pass
+            log.exception("outbox worker: pass failed; next pass in %.1f s", wait)
             counts = DeliveryCounts()
         total += counts
         if on_pass is not None and (counts.claimed or counts.recovered):
@@ -154,6 +161,7 @@ async def _deliver_row(
         nonlocal started
         async with pool.connection() as conn:
             started = await outbox.mark_data_started(conn, row.id, worker)
+        crash_point("outbox_before_data")
         return started
 
     try:
@@ -161,6 +169,8 @@ async def _deliver_row(
     except Exception as exc:  # a bug must cost one attempt, not loop the row forever
         log.exception("outbox worker: delivering notification %s", row.id)
         result = Attempt("unknown" if started else "retry", f"{type(exc).__name__}: {exc}")
+    if result.verdict == "sent":
+        crash_point("outbox_after_data")  # accepted by the server, not yet marked sent
     async with pool.connection() as conn:
         return await _record(conn, settings, worker, row, result)
 

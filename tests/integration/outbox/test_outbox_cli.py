@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 from checkpoints.runtime import Database
+from skills.outbox.settings import DeliverySettings
+from skills.outbox.worker import deliver_due
 from tests.cli import run_cli
 from tests.integration.outbox.outbox_rows import enqueue, row
 from tests.smtp_servers import DropAfterData, Inbox, serving
@@ -83,3 +85,42 @@ async def test_deliver_loop_delivers_and_stops_on_sigint(
     assert proc.returncode == 0, err
     assert inbox.message_ids() == [queued.message_id]
     assert "notify deliver: 1 sent" in out
+
+
+async def _expire_leases(db: Database) -> None:
+    """What a lease running out looks like, without waiting for it."""
+    async with db.pool.connection() as conn:
+        await conn.execute(
+            "UPDATE notifications SET claimed_until = now() - interval '1 second'"
+            " WHERE status = 'sending'"
+        )
+
+
+async def test_a_worker_killed_after_claiming_loses_nothing(
+    outbox_db: Database, db_env: dict[str, str]
+) -> None:
+    queued, inbox = await enqueue(outbox_db, "Killed after claim"), Inbox()
+    with serving(inbox) as smtp:
+        env = {**_env(db_env, smtp), "ROLEGRAPH_CRASH_AT": "outbox_after_claim"}
+        killed = await asyncio.to_thread(run_cli, env, "notify", "deliver")
+        assert killed.returncode == -signal.SIGKILL
+        assert (await row(outbox_db, queued.id)).status == "sending" and inbox.received == 0
+        await _expire_leases(outbox_db)
+        counts = await deliver_due(outbox_db.pool, DeliverySettings.from_env(smtp))
+    assert (counts.recovered, counts.sent) == (1, 1)
+    assert inbox.message_ids() == [queued.message_id]
+
+
+async def test_a_worker_killed_after_the_server_accepted_never_resends(
+    outbox_db: Database, db_env: dict[str, str]
+) -> None:
+    queued, inbox = await enqueue(outbox_db, "Killed after DATA"), Inbox()
+    with serving(inbox) as smtp:
+        env = {**_env(db_env, smtp), "ROLEGRAPH_CRASH_AT": "outbox_after_data"}
+        killed = await asyncio.to_thread(run_cli, env, "notify", "deliver")
+        assert killed.returncode == -signal.SIGKILL and inbox.received == 1
+        await _expire_leases(outbox_db)
+        counts = await deliver_due(outbox_db.pool, DeliverySettings.from_env(smtp))
+        assert (counts.recovered, counts.claimed) == (1, 0)
+    assert inbox.received == 1
+    assert (await row(outbox_db, queued.id)).status == "unknown"

@@ -181,3 +181,19 @@ async def test_the_background_worker_delivers_beside_a_server(outbox_db: Databas
         with contextlib.suppress(asyncio.CancelledError):
             await task
     assert inbox.message_ids() == [queued.message_id]
+
+
+async def test_pruning_keeps_every_unsettled_row(outbox_db: Database) -> None:
+    settled, waiting = (
+        await enqueue(outbox_db, "Old, dropped"),
+        await enqueue(outbox_db, "Old, queued"),
+    )
+    async with outbox_db.pool.connection() as conn:
+        assert await outbox.operator_drop(conn, settled.id, "tester")
+        await conn.execute(
+            "UPDATE notifications SET updated_at = now() - interval '40 days' WHERE id = ANY(%s)",
+            ([settled.id, waiting.id],),
+        )
+        assert await outbox.prune_settled(conn, timedelta(days=30)) >= 1
+        assert await outbox.get(conn, settled.id) is None
+        assert await outbox.get(conn, waiting.id) is not None
