@@ -21,7 +21,7 @@ import os
 import random
 import socket
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -141,8 +141,9 @@ def start_background_worker(
     pool: Any, env: Mapping[str, str]
 ) -> asyncio.Task[DeliveryCounts] | None:
     """Run the worker as a task on the running loop, beside a server; None when
-    SMTP_HOST is unset (rows then wait in the outbox). Stop it with `cancel()`:
-    a row it was sending is settled by the next worker once its lease ends."""
+    SMTP_HOST is unset (rows then wait in the outbox). Keep a reference to the
+    task (the loop holds tasks weakly) and `cancel()` it to stop: a row it was
+    sending is settled by the next pass once its lease ends."""
     settings = DeliverySettings.from_env(env)
     if settings.smtp_host is None:
         log.info("outbox worker not started: SMTP_HOST is unset")
@@ -150,6 +151,21 @@ def start_background_worker(
     return asyncio.get_running_loop().create_task(
         run_worker(pool, settings, asyncio.Event()), name="rolegraph-outbox-worker"
     )
+
+
+@contextlib.asynccontextmanager
+async def background_worker(
+    pool: Any, env: Mapping[str, str]
+) -> AsyncIterator[asyncio.Task[DeliveryCounts] | None]:
+    """`start_background_worker` for an `AsyncExitStack`: cancelled and awaited on exit."""
+    task = start_background_worker(pool, env)
+    try:
+        yield task
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 async def _deliver_row(

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from datetime import timedelta
 
 from checkpoints import outbox
 from checkpoints.runtime import Database
 from skills.outbox.settings import DeliverySettings
-from skills.outbox.worker import DeliveryCounts, deliver_due, start_background_worker
+from skills.outbox.worker import (
+    DeliveryCounts,
+    background_worker,
+    deliver_due,
+    start_background_worker,
+)
 from tests.integration.outbox.outbox_rows import EMAIL, enqueue, row
 from tests.smtp_servers import DropAfterData, Inbox, Refuses, free_port, serving
 
@@ -170,16 +174,15 @@ async def test_the_background_worker_delivers_beside_a_server(outbox_db: Databas
     assert start_background_worker(outbox_db.pool, {}) is None  # no SMTP_HOST: nothing to run
     inbox = Inbox()
     with serving(inbox) as smtp:
-        task = start_background_worker(outbox_db.pool, {**smtp, "NOTIFY_WORKER_INTERVAL": "0.05"})
-        assert task is not None
-        queued = await enqueue(outbox_db, "In the background")
-        for _ in range(400):
-            if inbox.messages:
-                break
-            await asyncio.sleep(0.05)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        env = {**smtp, "NOTIFY_WORKER_INTERVAL": "0.05"}
+        async with background_worker(outbox_db.pool, env) as task:
+            assert task is not None
+            queued = await enqueue(outbox_db, "In the background")
+            for _ in range(400):
+                if inbox.messages:
+                    break
+                await asyncio.sleep(0.05)
+        assert task.cancelled()
     assert inbox.message_ids() == [queued.message_id]
 
 
