@@ -142,6 +142,18 @@ async def claim_due(
     return await _select(conn, "id = ANY(%s) ORDER BY next_attempt_at, id", (ids,))
 
 
+async def release(conn: Conn, notification_ids: list[int], worker: str) -> int:
+    """Give back claimed rows `worker` never began sending (stopping early): due
+    again at once, no attempt counted."""
+    cur = await conn.execute(
+        "UPDATE notifications SET status = 'pending', claimed_by = NULL, claimed_until = NULL,"
+        " updated_at = now() WHERE id = ANY(%s) AND status = 'sending' AND claimed_by = %s"
+        " AND data_started_at IS NULL",
+        (notification_ids, worker),
+    )
+    return cur.rowcount
+
+
 async def mark_data_started(conn: Conn, notification_id: int, worker: str) -> bool:
     """Record that `worker` is about to send DATA; False if its claim is gone."""
     changes = "data_started_at = now()"

@@ -81,9 +81,18 @@ def backoff_seconds(attempts_made: int, settings: DeliverySettings) -> float:
 
 
 async def deliver_due(
-    pool: Any, settings: DeliverySettings, *, worker: str | None = None
+    pool: Any,
+    settings: DeliverySettings,
+    *,
+    worker: str | None = None,
+    stop: asyncio.Event | None = None,
 ) -> DeliveryCounts:
-    """One pass: settle expired claims, claim up to a batch of due rows, deliver them."""
+    """One pass: settle expired claims, claim up to a batch of due rows, deliver them.
+
+    Once `stop` is set (or the task is cancelled) the rows not yet begun are
+    released, due again at once; the one being sent is finished (or, when
+    cancelled, left to its lease).
+    """
     if settings.smtp_host is None:
         raise ConfigurationError(_NO_SMTP)
     worker = worker or worker_id()
@@ -95,8 +104,17 @@ async def deliver_due(
     counts = DeliveryCounts(claimed=len(rows), recovered=recovered)
     if rows:
         crash_point("outbox_after_claim")
-    for row in rows:
-        counts += await _deliver_row(pool, settings, worker, row)
+    begun = 0
+    try:
+        for row in rows:
+            if stop is not None and stop.is_set():
+                break
+            begun += 1
+            counts += await _deliver_row(pool, settings, worker, row)
+    finally:
+        if begun < len(rows):
+            async with pool.connection() as conn:
+                await outbox.release(conn, [r.id for r in rows[begun:]], worker)
     return counts
 
 
@@ -120,7 +138,7 @@ async def run_worker(
     total = DeliveryCounts()
     while not stop_event.is_set():
         try:
-            counts = await deliver_due(pool, settings, worker=worker)
+            counts = await deliver_due(pool, settings, worker=worker, stop=stop_event)
         except psycopg.Error as exc:
             log.warning("outbox worker: %s; next pass in %.1f s", exc, wait)
             counts = DeliveryCounts()

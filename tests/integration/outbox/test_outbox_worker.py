@@ -170,6 +170,21 @@ async def test_a_dead_workers_claim_is_settled_by_what_it_had_done(outbox_db: Da
     assert (await row(outbox_db, after_data.id)).status == "unknown"
 
 
+async def test_a_stopping_worker_gives_back_the_rows_it_has_not_begun(
+    outbox_db: Database,
+) -> None:
+    first, second = await enqueue(outbox_db, "Later 1"), await enqueue(outbox_db, "Later 2")
+    inbox, stop = Inbox(), asyncio.Event()
+    stop.set()
+    with serving(inbox) as smtp:
+        stopped = await deliver_due(outbox_db.pool, _settings(smtp), stop=stop)
+        assert (stopped.claimed, stopped.sent) == (2, 0)
+        for released in (await row(outbox_db, first.id), await row(outbox_db, second.id)):
+            assert (released.status, released.attempts, released.claimed_by) == ("pending", 0, None)
+        assert (await deliver_due(outbox_db.pool, _settings(smtp))).sent == 2
+    assert sorted(inbox.message_ids()) == sorted([first.message_id, second.message_id])
+
+
 async def test_the_background_worker_delivers_beside_a_server(outbox_db: Database) -> None:
     assert start_background_worker(outbox_db.pool, {}) is None  # no SMTP_HOST: nothing to run
     inbox = Inbox()
