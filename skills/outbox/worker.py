@@ -96,11 +96,7 @@ async def deliver_due(
     if settings.smtp_host is None:
         raise ConfigurationError(_NO_SMTP)
     worker = worker or worker_id()
-    async with pool.connection() as conn:
-        recovered = await outbox.recover_expired(conn)
-        rows = await outbox.claim_due(
-            conn, worker=worker, limit=settings.batch_size, lease_seconds=settings.lease_seconds
-        )
+    recovered, rows = await _claim(pool, settings, worker)
     counts = DeliveryCounts(claimed=len(rows), recovered=recovered)
     if rows:
         crash_point("outbox_after_claim")
@@ -137,14 +133,7 @@ async def run_worker(
     worker, wait = worker_id(), settings.interval if interval is None else interval
     total = DeliveryCounts()
     while not stop_event.is_set():
-        try:
-            counts = await deliver_due(pool, settings, worker=worker, stop=stop_event)
-        except psycopg.Error as exc:
-            log.warning("outbox worker: %s; next pass in %.1f s", exc, wait)
-            counts = DeliveryCounts()
-        except Exception:  # a worker beside a server must outlive one bad pass
-            log.exception("outbox worker: pass failed; next pass in %.1f s", wait)
-            counts = DeliveryCounts()
+        counts = await _guarded_pass(pool, settings, worker, stop_event)
         total += counts
         if on_pass is not None and (counts.claimed or counts.recovered):
             on_pass(counts)
@@ -184,6 +173,29 @@ async def background_worker(
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+async def _claim(
+    pool: Any, settings: DeliverySettings, worker: str
+) -> tuple[int, list[Notification]]:
+    async with pool.connection() as conn:
+        recovered = await outbox.recover_expired(conn)
+        rows = await outbox.claim_due(
+            conn, worker=worker, limit=settings.batch_size, lease_seconds=settings.lease_seconds
+        )
+    return recovered, rows
+
+
+async def _guarded_pass(
+    pool: Any, settings: DeliverySettings, worker: str, stop: asyncio.Event
+) -> DeliveryCounts:
+    try:
+        return await deliver_due(pool, settings, worker=worker, stop=stop)
+    except psycopg.Error as exc:
+        log.warning("outbox worker: %s; next pass in %.1f s", exc, settings.interval)
+    except Exception:  # a worker beside a server must outlive one bad pass
+        log.exception("outbox worker: a pass failed")
+    return DeliveryCounts()
 
 
 async def _deliver_row(
