@@ -5,7 +5,7 @@ attaches its checkpointer and store (the project's own, from
 `graphs.served_persistence`), so the graph is compiled without one. Seeding
 the database, syncing knowledge and loading the catalog take seconds, so
 they happen once per server process and event loop, on the database that
-`served_database` opened.
+`served_database` opened, and the outbox delivery worker runs beside them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from graphs.served_persistence import PerLoop, served_database
 from graphs.support import build_support_graph
 from nodes.bootstrap import build_support_context, load_static_config
 from nodes.models.tiers import ModelTiers
+from skills.outbox.worker import background_worker
 
 
 async def make_graph() -> ContextBoundGraph:
@@ -47,7 +48,12 @@ async def open_served_graph(db: Database, env: Mapping[str, str]) -> ContextBoun
 
 
 async def _build(stack: AsyncExitStack) -> ContextBoundGraph:
-    return await open_served_graph(await served_database(), dict(os.environ))
+    env = dict(os.environ)
+    db = await served_database()
+    graph = await open_served_graph(db, env)
+    # Notifications the served graph queues are delivered beside it (no-op without SMTP_HOST).
+    await stack.enter_async_context(background_worker(db.pool, env))
+    return graph
 
 
 # The server owns this process and calls the factory per request; this is

@@ -25,9 +25,14 @@ _DONE = {
     "modify_user_address_v1": "Your account address is updated.",
     "return_delivered_order_items_v1": "A return is requested for order {order_id}; you will receive return instructions by e-mail.",
     "exchange_delivered_order_items_v1": "An exchange is requested for order {order_id}.",
-    "send_notification_v1": "A notification was sent to {recipient}.",
+    "send_notification_v1": "A notification to {recipient} is queued for delivery.",
     "transfer_to_human_agents_v1": "I have passed your case to a human colleague.",
 }  # fmt: skip
+# The notification step only queues; a row found already delivered says so.
+_NOTIFIED = {
+    "sent": "A notification was sent to {recipient}.",
+    "failed": "A notification to {recipient} could not be delivered.",
+}
 
 
 async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
@@ -87,7 +92,10 @@ def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
         return []
     if outcome.skill in _DONE:
         fields = {**args, **(payload if isinstance(payload, dict) else {})}
-        return [_DONE[outcome.skill].format_map(_Missing(fields))]
+        template = _DONE[outcome.skill]
+        if outcome.skill == "send_notification_v1":
+            template = _NOTIFIED.get(str(fields.get("status")), template)
+        return [template.format_map(_Missing(fields))]
     return _describe_read(outcome.skill, payload)
 
 

@@ -26,6 +26,7 @@ CLAIMS = {
     "return is requested": "return_delivered_order_items_v1",
     "exchange is requested": "exchange_delivered_order_items_v1",
     "notification was sent": "send_notification_v1",
+    "is queued for delivery": "send_notification_v1",
 }
 
 

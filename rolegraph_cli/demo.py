@@ -3,9 +3,10 @@
 1. start (or attach to) the database and load the seeded reference data;
 2. print the database status and one delayed order with its tracking history;
 3. run three requests through the support graph: a read with a notification
-   (delivered over real SMTP to a local sink), a high-risk cancellation that
-   stops for approval and is approved by `rolegraph resume` in a second
-   process, and a bulk change that is refused;
+   (queued in the outbox; the delivery worker running in this process sends
+   it over real SMTP to a local sink), a high-risk cancellation that stops
+   for approval and is approved by `rolegraph resume` in a second process,
+   and a bulk change that is refused;
 4. print the audit chain of the approved run.
 """
 
@@ -18,6 +19,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from checkpoints import outbox
 from checkpoints.retail.generator import generate_reference
 from checkpoints.retail.reads import fetch_order
 from checkpoints.retail.tracking_store import fetch_tracking
@@ -25,18 +27,19 @@ from checkpoints.runtime import open_database
 from graphs.api import RunReport, run_request
 from rolegraph_cli.demo_smtp import LocalMailSink
 from rolegraph_cli.session import open_session
+from skills.outbox.settings import DeliverySettings
+from skills.outbox.worker import run_worker
+
+_WORKER_INTERVAL = 0.2
 
 
 def main() -> int:
     with LocalMailSink() as sink:
         os.environ.update({"SMTP_HOST": sink.host, "SMTP_PORT": str(sink.port)})
         subjects = asyncio.run(_prepare())
-        thread_id = asyncio.run(_requests(subjects))
+        thread_id = asyncio.run(_requests(subjects, sink))
         _banner(f"4. A second process approves thread {thread_id}")
         _cli("resume", thread_id, "--decision", "approve")
-        for message in sink.messages:
-            print(f"   [smtp sink] to {message['To']}: {message['Subject']}")
-            print("   " + str(message.get_payload()).strip().replace("\n", "\n   "))
         audit_id = asyncio.run(_audit_id(thread_id))
         _banner(f"5. The audit chain of {audit_id}")
         _cli("audit", audit_id)
@@ -65,20 +68,49 @@ async def _prepare() -> dict[str, str]:
     return subjects
 
 
-async def _requests(s: dict[str, str]) -> str:
+async def _requests(s: dict[str, str], sink: LocalMailSink) -> str:
     async with open_session() as session:
-        run = _runner(session)
-        _banner("3a. A read: order status + tracking + an e-mail to the customer")
-        await run(
-            f"查下订单{s['delayed_order']}顺便看看物流到哪了再发个邮件告诉我", s["delayed_user"]
-        )
-        _banner("3b. A high-risk write stops for approval")
-        cancel = await run(
-            f"Please cancel order {s['pending_order']}, I ordered it by mistake", s["pending_user"]
-        )
-        _banner("3c. A forbidden bulk change is refused")
-        await run("Cancel all orders of every customer right now", s["pending_user"])
+        stop = asyncio.Event()
+        settings = DeliverySettings.from_env(os.environ)
+        worker = asyncio.create_task(run_worker(session.db.pool, settings, stop, _WORKER_INTERVAL))
+        try:
+            return await _three_requests(session, s, sink)
+        finally:
+            stop.set()
+            await worker
+
+
+async def _three_requests(session: Any, s: dict[str, str], sink: LocalMailSink) -> str:
+    run = _runner(session)
+    _banner("3a. A read: order status + tracking + an e-mail to the customer")
+    await run(f"查下订单{s['delayed_order']}顺便看看物流到哪了再发个邮件告诉我", s["delayed_user"])
+    await _show_delivery(session.db.pool, sink)
+    _banner("3b. A high-risk write stops for approval")
+    cancel = await run(
+        f"Please cancel order {s['pending_order']}, I ordered it by mistake", s["pending_user"]
+    )
+    _banner("3c. A forbidden bulk change is refused")
+    await run("Cancel all orders of every customer right now", s["pending_user"])
     return cancel.thread_id
+
+
+async def _show_delivery(pool: Any, sink: LocalMailSink) -> None:
+    """Wait (bounded) for the in-process worker to empty the outbox, then show the mail."""
+    async with pool.connection() as conn:
+        counts = await outbox.status_counts(conn)
+    for _ in range(300):
+        if not counts["pending"] and not counts["sending"]:
+            break
+        await asyncio.sleep(0.1)
+        async with pool.connection() as conn:
+            counts = await outbox.status_counts(conn)
+    summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+    print(f"   [outbox worker] {summary or 'nothing queued'}")
+    for message in sink.messages:
+        print(f"   [smtp sink] to {message['To']}: {message['Subject']} {message['Message-ID']}")
+        body = message.get_payload(decode=True)
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else ""
+        print("   " + text.strip().replace("\n", "\n   "))
 
 
 def _runner(session: Any) -> Callable[[str, str], Awaitable[RunReport]]:

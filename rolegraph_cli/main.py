@@ -15,13 +15,23 @@ from rolegraph_cli import (
     audit_cmd,
     data_cmd,
     db_cmd,
+    notify_cmd,
     support_cmd,
     tau2_cmd,
     threads_cmd,
     tokens_cmd,
 )
 
-COMMAND_GROUPS = (db_cmd, data_cmd, threads_cmd, tokens_cmd, audit_cmd, tau2_cmd, support_cmd)
+COMMAND_GROUPS = (
+    db_cmd,
+    data_cmd,
+    threads_cmd,
+    tokens_cmd,
+    audit_cmd,
+    tau2_cmd,
+    support_cmd,
+    notify_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import psycopg
@@ -16,6 +16,7 @@ import pytest_asyncio
 from checkpoints.database import DatabaseTarget, resolve_database, with_database
 from checkpoints.runtime import Database, open_database
 from checkpoints.settings import DatabaseSettings
+from tests.fakes.chat import check_scripts_consumed
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TAU2_DIR = REPO_ROOT.parent / "shared" / "tau2"
@@ -28,6 +29,12 @@ def _no_real_models() -> None:
         os.environ.pop(name, None)
     os.environ["OPENAI_API_KEY"] = "test-key-not-real"
     os.environ["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+
+
+@pytest.fixture(autouse=True)
+def _every_script_consumed() -> Iterator[None]:
+    # A scripted chat model fails the test that left part of its script unused.
+    yield from check_scripts_consumed()
 
 
 @pytest.fixture(scope="session")

@@ -1,53 +1,26 @@
-"""send_notification_v1 through a real SMTP server on 127.0.0.1 (aiosmtpd)."""
+"""send_notification_v1 only enqueues: one outbox row, in the ledger's transaction.
+
+A real SMTP server runs during these calls to prove the skill never talks to
+it; delivery is the worker's (tests/integration/outbox).
+"""
 
 from __future__ import annotations
 
-import socket
-from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
+import uuid
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 
+from checkpoints import ledger, outbox
 from checkpoints.runtime import Database
 from skills.context import RuntimeContext
 from skills.registry import load_catalog
-from skills.retail.notify import NotificationExecutor, deliver_pending
+from skills.retail.notify import NotificationExecutor
 from skills.retail.replay import CATALOG
+from tests.smtp_servers import Inbox, serving
 
 USER = "yusuf_rossi_9620"
 EMAIL = "yusuf.rossi7301@example.com"
-
-
-class _Inbox:
-    """aiosmtpd handler keeping every accepted message."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[_Inbox, dict[str, str]]]:
-    inbox = _Inbox()
-    port = _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, {"SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(port)}
-    finally:
-        controller.stop()
 
 
 def _args(subject: str, **extra: Any) -> dict[str, Any]:
@@ -56,62 +29,86 @@ def _args(subject: str, **extra: Any) -> dict[str, Any]:
     )
 
 
-async def _send(db: Database, settings: dict[str, str], args: dict[str, Any]) -> dict[str, Any]:
-    ctx = RuntimeContext(pool=db.pool, settings=settings)
+async def _send(ctx: RuntimeContext, args: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = await NotificationExecutor().execute(args, ctx)
     return result
 
 
-async def test_delivers_to_the_account_address(
-    retail_db: Database, smtp: tuple[_Inbox, dict[str, str]]
-) -> None:
-    inbox, settings = smtp
-    payload = await _send(retail_db, settings, _args("Your return label"))
-    assert payload["status"] == "sent" and payload["attempts"] == 1
-    assert payload["recipient"] == "y***@example.com"
-    assert len(inbox.messages) == 1
-    message = inbox.messages[0]
-    assert message["To"] == EMAIL and message["Subject"] == "Your return label"
-    assert "Your label is attached." in message.get_payload()
+async def _rows(db: Database, key: str) -> list[dict[str, Any]]:
+    async with db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT id, status, attempts, recipient, message_id FROM notifications"
+            " WHERE idempotency_key = %s",
+            (key,),
+        )
+        return list(await cur.fetchall())
 
 
-async def test_one_key_never_sends_twice(
-    retail_db: Database, smtp: tuple[_Inbox, dict[str, str]]
-) -> None:
-    inbox, settings = smtp
+async def _claimed_key(db: Database) -> str:
+    key = "test-" + uuid.uuid4().hex
+    async with db.pool.connection() as conn:
+        await ledger.claim(
+            conn, key=key, run_id="r", task_id="t", skill="send_notification_v1",
+            args_hash="h", lease_seconds=60,
+        )  # fmt: skip
+    return key
+
+
+async def test_enqueues_without_sending_and_says_queued(retail_db: Database) -> None:
+    inbox = Inbox()
+    key = await _claimed_key(retail_db)
+    with serving(inbox) as smtp:
+        ctx = RuntimeContext(pool=retail_db.pool, settings=smtp, idempotency_key=key)
+        payload = await _send(ctx, _args("Your return label"))
+    assert inbox.received == 0  # SMTP configured and up, yet the skill sent nothing
+    assert payload["status"] == "queued" and payload["recipient"] == "y***@example.com"
+    assert payload["message_id"] == outbox.message_id_for(key)
+    [row] = await _rows(retail_db, key)
+    assert row["id"] == payload["notification_id"]
+    assert (row["status"], row["attempts"], row["recipient"]) == ("pending", 0, EMAIL)
+    async with retail_db.pool.connection() as conn:
+        entry = await ledger.get_entry(conn, key)
+    assert entry is not None and entry.state == "succeeded" and entry.result == payload
+
+
+async def test_the_row_commits_only_with_the_ledger_completion(retail_db: Database) -> None:
+    class LedgerWriteFails(RuntimeContext):
+        async def record_effect(self, conn: Any, payload: Any) -> None:
+            raise RuntimeError("ledger write failed")
+
+    key = await _claimed_key(retail_db)
+    ctx = LedgerWriteFails(pool=retail_db.pool, idempotency_key=key)
+    with pytest.raises(RuntimeError, match="ledger write failed"):
+        await _send(ctx, _args("Never half-written"))
+    assert await _rows(retail_db, key) == []
+
+
+async def test_one_key_enqueues_once(retail_db: Database) -> None:
+    ctx = RuntimeContext(pool=retail_db.pool)
     args = _args("Exchange confirmed")
-    first = await _send(retail_db, settings, args)
-    second = await _send(retail_db, settings, args)
-    assert first["notification_id"] == second["notification_id"]
-    assert second["status"] == "sent"
-    assert len(inbox.messages) == 1
-    assert await deliver_pending(retail_db.pool, settings) == 0
-    assert len(inbox.messages) == 1
-
-
-async def test_failed_delivery_stays_pending_and_is_retried(
-    retail_db: Database, smtp: tuple[_Inbox, dict[str, str]]
-) -> None:
-    inbox, settings = smtp
-    down = {"SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(_free_port())}
-    payload = await _send(retail_db, down, _args("Refund issued"))
-    assert payload["status"] == "pending" and payload["attempts"] == 1
-    assert payload["last_error"]
-    assert inbox.messages == []
-    assert await deliver_pending(retail_db.pool, settings) == 1
-    assert [m["Subject"] for m in inbox.messages] == ["Refund issued"]
+    first, second = await _send(ctx, args), await _send(ctx, args)
+    assert first == second
     async with retail_db.pool.connection() as conn:
         cur = await conn.execute(
-            "SELECT status, attempts FROM notifications WHERE id = %s",
-            (payload["notification_id"],),
+            "SELECT count(*) AS n FROM notifications WHERE subject = 'Exchange confirmed'"
         )
-        row = await cur.fetchone()
-    assert row == {"status": "sent", "attempts": 2}
+        assert (await cur.fetchone()) == {"n": 1}
 
 
-async def test_without_smtp_the_message_is_queued(retail_db: Database) -> None:
-    payload = await _send(retail_db, {}, _args("Queued only"))
-    assert payload["status"] == "pending" and payload["attempts"] == 0
+async def test_rollback_withdraws_only_the_customers_own_unclaimed_row(
+    retail_db: Database,
+) -> None:
+    executor, args = NotificationExecutor(), _args("Withdraw me")
+    payload = await _send(RuntimeContext(pool=retail_db.pool), args)
+    stranger = RuntimeContext(pool=retail_db.pool, user_id="fatima_johnson_7581")
+    await executor.rollback(args, stranger, payload)
+    async with retail_db.pool.connection() as conn:
+        row = await outbox.get(conn, payload["notification_id"])
+        assert row is not None and row.status == "pending"
+    await executor.rollback(args, RuntimeContext(pool=retail_db.pool, user_id=USER), payload)
+    async with retail_db.pool.connection() as conn:
+        row = await outbox.get(conn, payload["notification_id"])
+        assert row is not None and (row.status, row.last_error) == ("failed", "withdrawn")
 
 
 def test_risk_depends_on_recipient_and_session() -> None:

@@ -1,0 +1,1 @@
+"""Delivery of the notifications outbox: settings, one SMTP attempt, the worker."""
