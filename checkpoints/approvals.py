@@ -92,6 +92,39 @@ async def record_decision(
     return await cur.fetchone() is not None
 
 
+async def record_granted(
+    conn: psycopg.AsyncConnection[DictRow],
+    call: CallToApprove,
+    *,
+    decided_by: str,
+    reason: str,
+) -> None:
+    """Record a request and an operator's approval of it in one go.
+
+    For operators who approve a call before it is made (a tau2 replay is a
+    script of calls a human agent made with the customer's consent).
+    """
+    row = RequestRow(
+        request_id=call.approval_id,
+        thread_id=call.thread_id,
+        kind="approval",
+        audit_id=call.approval_id,
+        reason=reason,
+        task_id=call.task_id,
+        skill=call.skill,
+        args_hash=call.args_hash,
+    )
+    await record_request(conn, row)
+    await record_decision(
+        conn,
+        call.approval_id,
+        status="approved",
+        decided_by=decided_by,
+        args=None,
+        args_hash=call.args_hash,
+    )
+
+
 async def consume(conn: psycopg.AsyncConnection[DictRow], call: CallToApprove) -> bool:
     """Use the approval for `call` if an operator approved exactly it; True if allowed.
 

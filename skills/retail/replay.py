@@ -252,25 +252,17 @@ async def _approve(pool: Any, approval: Approval, task_id: str) -> None:
     A tau2 task is a script of calls a human agent made with the customer's
     consent, so replaying it is an operator approving exactly those calls.
     """
-    row = approvals.RequestRow(
-        request_id=approval.approval_id,
+    call = approvals.CallToApprove(
+        approval_id=approval.approval_id,
         thread_id="adhoc",
-        kind="approval",
-        audit_id=approval.approval_id,
-        reason="tau2 replay",
         task_id=task_id,
         skill=approval.skill_id,
         args_hash=approval.args_hash,
+        effect_key="",
     )
     async with pool.connection() as conn:
-        await approvals.record_request(conn, row)
-        await approvals.record_decision(
-            conn,
-            approval.approval_id,
-            status="approved",
-            decided_by=f"operator:{REPLAY_OPERATOR}",
-            args=None,
-            args_hash=approval.args_hash,
+        await approvals.record_granted(
+            conn, call, decided_by=f"operator:{REPLAY_OPERATOR}", reason="tau2 replay"
         )
 
 

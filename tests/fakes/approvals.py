@@ -1,4 +1,4 @@
-"""Approvals recorded the way the approval node records them, for runtime-level tests."""
+"""Approvals recorded the way an operator's decision is recorded, for runtime-level tests."""
 
 from __future__ import annotations
 
@@ -17,23 +17,13 @@ async def record_approval(
     decided_by: str = "operator:test-operator",
 ) -> None:
     """Store `approval` as asked for (thread, task) and decided by `decided_by`."""
-    row = approvals.RequestRow(
-        request_id=approval.approval_id,
+    call = approvals.CallToApprove(
+        approval_id=approval.approval_id,
         thread_id=thread_id,
-        kind="approval",
-        audit_id=approval.approval_id,
-        reason="test",
         task_id=task_id,
         skill=approval.skill_id,
         args_hash=approval.args_hash,
+        effect_key="",
     )
     async with pool.connection() as conn:
-        await approvals.record_request(conn, row)
-        await approvals.record_decision(
-            conn,
-            approval.approval_id,
-            status="approved",
-            decided_by=decided_by,
-            args=None,
-            args_hash=approval.args_hash,
-        )
+        await approvals.record_granted(conn, call, decided_by=decided_by, reason="test")

@@ -25,18 +25,24 @@ async def _refunds(db: Database, order: str) -> int:
     return int(row["n"]) if row else 0
 
 
+async def _approve_and_die(
+    retail_db: Database, db_env: dict[str, str], skip: int, point: str
+) -> tuple[str, str]:
+    """(order, thread) of a pending cancel whose approved resume was killed at `point`."""
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=skip)
+    first = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, no longer needed")
+    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
+    killed = run_cli(
+        {**db_env, "ROLEGRAPH_CRASH_AT": point}, "resume", thread, "--decision", "approve"
+    )
+    assert killed.returncode == -signal.SIGKILL
+    return order, thread
+
+
 async def test_a_kill_after_the_write_commits_is_continued_exactly_once(
     retail_db: Database, db_env: dict[str, str]
 ) -> None:
-    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=4)
-    first = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, no longer needed")
-    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
-
-    killed = run_cli(
-        {**db_env, "ROLEGRAPH_CRASH_AT": "after_effect_commit"},
-        "resume", thread, "--decision", "approve",
-    )  # fmt: skip
-    assert killed.returncode == -signal.SIGKILL
+    order, thread = await _approve_and_die(retail_db, db_env, 4, "after_effect_commit")
     assert await order_status(retail_db.pool, order) == "cancelled"  # the write had committed
     listed = run_cli(db_env, "threads", "list")
     assert f"{thread}  crashed" in listed.stdout
@@ -67,14 +73,7 @@ async def test_a_kill_after_the_write_commits_is_continued_exactly_once(
 async def test_a_kill_before_the_ledger_row_completes_reruns_the_absent_write(
     retail_db: Database, db_env: dict[str, str]
 ) -> None:
-    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=5)
-    first = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, no longer needed")
-    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
-    killed = run_cli(
-        {**db_env, "ROLEGRAPH_CRASH_AT": "before_effect_commit"},
-        "resume", thread, "--decision", "approve",
-    )  # fmt: skip
-    assert killed.returncode == -signal.SIGKILL
+    order, thread = await _approve_and_die(retail_db, db_env, 5, "before_effect_commit")
     assert await order_status(retail_db.pool, order) == "pending"  # rolled back with the process
     # The dead owner's ledger claim is reconciled once its lease runs out: the
     # write is transactional, so a claim still `started` proves it absent.
