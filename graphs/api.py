@@ -21,10 +21,17 @@ from checkpoints.errors import InvalidArgument, NotFound
 from graphs.support import build_support_graph
 from nodes.context import SupportContext
 from nodes.contracts import HumanDecision
+from nodes.inputs import (
+    clean_args,
+    clean_id,
+    clean_message,
+    clean_text,
+    clean_user_id,
+    unknown_user,
+)
 from nodes.intake.ownership import user_exists
 
 OnStep = Callable[[str, dict[str, Any]], None]
-MAX_TEXT = 4000
 RECURSION_LIMIT = 200
 
 
@@ -63,15 +70,10 @@ async def run_request(
     on_step: OnStep | None = None,
 ) -> RunReport:
     """Run one customer request on a new thread until it ends or interrupts."""
-    text = (text or "").strip()
-    if not text:
-        raise InvalidArgument("the request text is empty; say what the customer wants")
-    if len(text) > MAX_TEXT:
-        raise InvalidArgument(f"the request is {len(text)} characters; keep it under {MAX_TEXT}")
+    text, user_id = clean_text(text), clean_user_id(user_id)
+    thread_id = clean_id(thread_id, name="the thread id") if thread_id is not None else None
     if not await user_exists(ctx.pool, user_id):
-        raise NotFound(
-            f"unknown user {user_id!r}; pass the id of an existing customer with --user-id"
-        )
+        raise await unknown_user(ctx.pool, user_id)
     thread_id = thread_id or "thr-" + uuid.uuid4().hex[:12]
     async with _thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:
@@ -93,7 +95,10 @@ async def resume_thread(
     on_step: OnStep | None = None,
 ) -> RunReport:
     """Answer a thread's pending requests by id and run it on to its next stop."""
-    answer = _decision(decision, args, message)
+    thread_id = clean_id(thread_id, name="the thread id")
+    request_id = clean_id(request_id, name="the request id") if request_id is not None else None
+    args = clean_args(args) if args is not None else None
+    answer = _decision(decision, args, clean_message(decision, message))
     async with _thread_lock(ctx.pool, thread_id):
         current = await report(graph, thread_id)
         targets = _targets(current, request_id, answer)

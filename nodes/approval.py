@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
+from nodes.inputs import value_problem
 from nodes.state import SupportState
 from skills.hashing import args_hash
 
@@ -52,6 +53,8 @@ def parse_decisions(answer: Any, pending: list[ApprovalRequest]) -> dict[str, Hu
     decisions: dict[str, HumanDecision] = {}
     for request in pending:
         raw = answer.get(request.id)
+        if value_problem(raw) is not None:
+            continue  # Postgres would refuse it (NUL, too deep): ask again, never wedge
         try:
             decision = HumanDecision.model_validate(
                 {"decision": raw} if isinstance(raw, str) else raw

@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
+from checkpoints.errors import RolegraphError
+from nodes.inputs import check_argv
 from rolegraph_cli import audit_cmd, data_cmd, db_cmd, support_cmd, tau2_cmd, threads_cmd
 
 COMMAND_GROUPS = (db_cmd, data_cmd, threads_cmd, audit_cmd, tau2_cmd, support_cmd)
@@ -21,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rolegraph",
         description="Multi-agent customer operations on LangGraph with enforced roles.",
     )
+    parser.add_argument("--version", action="version", version=f"rolegraph {_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in COMMAND_GROUPS:
         group.register(subparsers)
@@ -28,10 +32,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        check_argv(argv)
+    except RolegraphError as exc:
+        print(f"rolegraph: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    args = build_parser().parse_args(argv)
     code: int = args.handler(args)
     return code
+
+
+def _version() -> str:
+    try:
+        return version("rolegraph")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
 
 
 if __name__ == "__main__":

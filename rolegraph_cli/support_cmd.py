@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 from typing import Any
 
 from checkpoints.errors import InvalidArgument
 from graphs.api import RunReport, resume_thread, run_request
+from nodes.inputs import parse_args_json
 from rolegraph_cli.common import run_command
 from rolegraph_cli.session import open_session
 
 DECISIONS = ("approve", "reject", "edit")
+EXIT_FAILED = 1
+"""Exit code of `run`/`resume` when the thread ended `failed` (bad input and faults exit 2)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,27 +106,22 @@ async def _chat(user_id: str) -> int:
 
 
 def _ask(prompt: str) -> str | None:
+    """One line from the terminal; None at an empty line, Ctrl-D or Ctrl-C."""
+    # asyncio's own SIGINT handler only cancels the running task, which a
+    # blocking input() never notices: restore Python's so Ctrl-C ends the chat.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         line = input(prompt).strip()
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):
+        print()
         return None
+    finally:
+        signal.signal(signal.SIGINT, previous)
     return line or None
 
 
 def _parse_args(text: str | None) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidArgument(
-            f'--args is not valid JSON ({exc.msg} at column {exc.colno}); pass an object like \'{{"order_id": "#W1"}}\''
-        ) from exc
-    if not isinstance(value, dict):
-        raise InvalidArgument(
-            '--args must be a JSON object, e.g. \'{"reason": "no longer needed"}\''
-        )
-    return value
+    return None if text is None else parse_args_json(text)
 
 
 def _progress(node: str, update: dict[str, Any]) -> None:
@@ -133,16 +132,23 @@ def _progress(node: str, update: dict[str, Any]) -> None:
 def _print(result: RunReport, as_json: bool) -> int:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, default=str))
-        return 0
+        return EXIT_FAILED if result.status == "failed" else 0
     print(f"thread {result.thread_id}: {result.status}")
     for request in result.interrupts:
         print(
             f"  pending {request['kind']} {request['id']}: {request['skill']} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
         )
-        print(
-            f"  resume with: rolegraph resume {result.thread_id} --decision approve|reject --request-id {request['id']}"
-        )
+        print(f"  resume with: {_resume_hint(result.thread_id, request)}")
     if result.answer:
         print(f"answer: {result.answer}")
     print(f"audit: {result.audit_id}")
-    return 0
+    return EXIT_FAILED if result.status == "failed" else 0
+
+
+def _resume_hint(thread_id: str, request: dict[str, Any]) -> str:
+    decision = (
+        '--decision reply --message "…"'
+        if request["kind"] == "escalation"
+        else "--decision approve|reject"
+    )
+    return f"rolegraph resume {thread_id} {decision} --request-id {request['id']}"

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.handoff import new_audit_id
+from nodes.inputs import input_problem
 from nodes.intake.ownership import foreign_orders, user_exists
 from nodes.intake.rules import understand
 from nodes.models.ladder import model_understanding
@@ -33,6 +34,8 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         # A thread carries one request: its outcomes, grants and audit id must
         # never leak into another request (or another customer's).
         return {"refusal": REFUSE_REUSED, "trace": ["intake: thread already used; refused"]}
+    if refused := refuse_bad_input(state):
+        return refused
     rules = understand(state.get("text") or "", ctx.product_names)
     understanding = await model_understanding(ctx, state, rules)
     refusal = await _refusal(ctx, state.get("user_id") or "", understanding)
@@ -46,6 +49,17 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             + (" injection-screened" if understanding.injection else "")
         ],
     }
+
+
+def refuse_bad_input(state: SupportState) -> dict[str, Any] | None:
+    """Served input reaches the graph unchecked: refuse what the API would reject.
+
+    No audit id is taken, so the thread still serves a corrected request.
+    """
+    problem = input_problem(state)
+    if problem is None:
+        return None
+    return {"refusal": f"I can't read that request: {problem}.", "trace": ["intake: bad input"]}
 
 
 async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str | None:
