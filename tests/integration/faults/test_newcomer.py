@@ -51,7 +51,9 @@ def test_the_escalation_hint_names_reply_and_message(
     db_env: dict[str, str], fresh_target: DatabaseTarget
 ) -> None:
     with psycopg.connect(fresh_target.url) as conn:
-        loaded = conn.execute("SELECT EXISTS (SELECT 1 FROM users)").fetchone()
+        loaded = conn.execute("SELECT to_regclass('users') IS NOT NULL").fetchone()
+        if loaded and loaded[0]:
+            loaded = conn.execute("SELECT EXISTS (SELECT 1 FROM users)").fetchone()
     if not (loaded and loaded[0]):  # run alone, without the test above
         assert run_cli(db_env, "data", "generate").returncode == 0
     user, _ = _delivered_order(fresh_target)
