@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from checkpoints.errors import InvalidArgument
 from graphs.api import RunReport, resume_thread, run_request
+from graphs.inbox import answerable_requests
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import run_command
 from rolegraph_cli.session import open_session
@@ -33,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--message", help="the human's reply to an escalation")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
-    inbox = subparsers.add_parser("inbox", help="pending approvals across threads")
+    inbox = subparsers.add_parser(
+        "inbox", help="requests waiting for an operator, with customer and age"
+    )
     inbox.set_defaults(handler=lambda a: run_command(_inbox))
     chat = subparsers.add_parser("chat", help="interactive session; approvals asked inline")
     chat.add_argument("--user-id", required=True)
@@ -62,19 +66,25 @@ async def _resume(args: argparse.Namespace) -> int:
 
 
 async def _inbox() -> int:
-    async with open_session(quiet=True) as s, s.db.pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT request_id, thread_id, kind, skill, risk, args, reason, created_at"
-            " FROM approvals WHERE status = 'pending' ORDER BY created_at"
-        )
-        rows = await cur.fetchall()
-    for r in rows:
+    async with open_session(quiet=True) as s:
+        items = await answerable_requests(s.graph, s.ctx.pool)
+    now = datetime.now(UTC)
+    for i in items:
         print(
-            f"{r['thread_id']}  {r['request_id']}  {r['kind']}  {r['skill'] or '-'}"
-            f"  risk={r['risk'] or '-'}  args={json.dumps(r['args'], ensure_ascii=False)}  {r['reason']}"
+            f"{i.thread_id}  {i.request_id}  {i.kind}  customer={i.customer or '-'}"
+            f"  age={_age(now - i.created_at)}  {i.skill or '-'}  risk={i.risk or '-'}"
+            f"  args={json.dumps(i.args, ensure_ascii=False)}  {i.reason}"
         )
-    print(f"{len(rows)} pending")
+    print(f"{len(items)} pending")
     return 0
+
+
+def _age(delta: timedelta) -> str:
+    seconds = max(int(delta.total_seconds()), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
 
 
 async def _chat(user_id: str) -> int:
