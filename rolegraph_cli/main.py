@@ -8,6 +8,7 @@ stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -16,6 +17,8 @@ from checkpoints.errors import RolegraphError
 from nodes.inputs import check_argv
 from rolegraph_cli import audit_cmd, data_cmd, db_cmd, support_cmd, tau2_cmd, threads_cmd
 
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE, as a shell reports a reader that went away."""
 COMMAND_GROUPS = (db_cmd, data_cmd, threads_cmd, audit_cmd, tau2_cmd, support_cmd)
 
 
@@ -39,7 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rolegraph: error: {exc}", file=sys.stderr)
         return exc.exit_code
     args = build_parser().parse_args(argv)
-    code: int = args.handler(args)
+    try:
+        code: int = args.handler(args)
+    except BrokenPipeError:
+        # `rolegraph ... | head` closed the pipe: stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return code
 
 

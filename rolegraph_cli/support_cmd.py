@@ -146,7 +146,7 @@ def _print(result: RunReport, as_json: bool) -> int:
     print(f"thread {result.thread_id}: {result.status}")
     for request in result.interrupts:
         print(
-            f"  pending {request['kind']} {request['id']}: {request['skill']} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
+            f"  pending {request['kind']} {request['id']}: {request['skill'] or '-'} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
         )
         print(f"  resume with: {_resume_hint(result.thread_id, request)}")
     if result.answer:

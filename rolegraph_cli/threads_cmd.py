@@ -73,7 +73,10 @@ async def _prune(args: argparse.Namespace) -> int:
             db.checkpointer, conn, older_than=age, keep_latest=args.keep_latest, force=args.force
         )
         rows = await prune_rows(conn, retention)
-        await vacuum(conn, _PRUNED_TABLES)
+        touched = [t for t, n in rows.items() if n] + (
+            CHECKPOINT_TABLES if report.thread_ids else []
+        )
+        await vacuum(conn, touched)
         after = await table_bytes(conn, _PRUNED_TABLES)
     removed = report.checkpoints_before - report.checkpoints_after
     print(
@@ -86,7 +89,10 @@ async def _prune(args: argparse.Namespace) -> int:
             f" ({', '.join(report.kept_pending[:5])}); answer them or pass --force"
         )
     print("removed rows: " + ", ".join(f"{table}={n}" for table, n in rows.items()))
-    print(f"vacuumed; tables now {after // 1024} KiB (were {before // 1024} KiB)")
+    if touched:
+        print(
+            f"vacuumed {', '.join(touched)}: {after // 1024} KiB on disk (was {before // 1024} KiB)"
+        )
     return 0
 
 
