@@ -116,15 +116,19 @@ async def _chat(user_id: str) -> int:
 
 
 def _ask(prompt: str) -> str | None:
-    """One line from the terminal; None at an empty line, Ctrl-D or Ctrl-C."""
+    """One line from the terminal; None at an empty line or Ctrl-D. Ctrl-C ends the chat."""
     # asyncio's own SIGINT handler only cancels the running task, which a
-    # blocking input() never notices: restore Python's so Ctrl-C ends the chat.
+    # blocking input() never notices: restore Python's so Ctrl-C raises here
+    # (and `run_command` exits 130) instead of being swallowed, or worse,
+    # read as an answer to an approval prompt.
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         line = input(prompt).strip()
-    except (EOFError, KeyboardInterrupt):
-        print()
+    except EOFError:
         return None
+    except KeyboardInterrupt:
+        print()
+        raise
     finally:
         signal.signal(signal.SIGINT, previous)
     return line or None
