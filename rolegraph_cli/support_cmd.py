@@ -126,6 +126,10 @@ def _ask(prompt: str) -> str | None:
         line = input(prompt).strip()
     except EOFError:
         return None
+    except UnicodeDecodeError:
+        raise InvalidArgument(
+            "the input is not valid UTF-8; check the terminal's encoding (LANG=C.UTF-8)"
+        ) from None
     except KeyboardInterrupt:
         print()
         raise

@@ -165,3 +165,21 @@ async def test_a_served_resume_with_nul_args_is_asked_again_not_wedged(support: 
     done = await resume_thread(support.graph, support.ctx, first.thread_id, decision="approve")
     assert done.status == "completed"
     assert await order_status(support.db.pool, order) == "cancelled"
+
+
+def test_chat_input_that_is_not_utf8_is_one_line(db_env: dict[str, str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "rolegraph_cli", "chat", "--user-id", "anyone"],
+        env={**db_env, "PYTHONIOENCODING": "utf-8"},
+        input=b"where is \xff my order\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "not valid UTF-8" in _one_error_line(result)
+
+
+def test_chat_input_with_a_nul_is_one_line(db_env: dict[str, str]) -> None:
+    result = run_cli(db_env, "chat", "--user-id", "anyone", stdin="where is\x00 my order\n")
+    assert result.returncode == 2
+    assert "NUL" in _one_error_line(result)
