@@ -89,7 +89,7 @@ def _age(delta: timedelta) -> str:
 
 async def _chat(user_id: str) -> int:
     async with open_session() as s:
-        print("rolegraph chat — empty line or Ctrl-D to quit")
+        print("rolegraph chat — empty line, Ctrl-D or Ctrl-C to quit")
         while (text := _ask("you> ")) is not None:
             result = await run_request(
                 s.graph, s.ctx, text=text, user_id=user_id, on_step=_progress
