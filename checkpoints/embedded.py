@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from checkpoints.errors import DatabaseUnavailable
+from checkpoints.errors import ConfigurationError, DatabaseUnavailable
 
 PGDATA_DIRNAME = "pgdata"
 START_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 0.0)
@@ -27,7 +27,7 @@ START_RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 0.0)
 
 def embedded_url(data_dir: Path) -> str:
     """Return a connection URL to the embedded server, starting it if needed."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+    _make_writable_dir(data_dir)
     with _start_lock(data_dir):
         pgserver = _import_pgserver()
         pgdata = (data_dir / PGDATA_DIRNAME).resolve()
@@ -47,6 +47,17 @@ def embedded_url(data_dir: Path) -> str:
         f"embedded PostgreSQL in {data_dir} did not start ({failure}); "
         f"see {pgdata / 'log'}, or set DATABASE_URL to use another server"
     ) from failure
+
+
+def _make_writable_dir(data_dir: Path) -> None:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        (data_dir / "start.lock").touch()
+    except OSError as exc:
+        raise ConfigurationError(
+            f"cannot use ROLEGRAPH_DATA_DIR {data_dir} ({exc.strerror or exc}); "
+            "point it at a writable folder, or set DATABASE_URL to use another server"
+        ) from None
 
 
 def embedded_pid(data_dir: Path) -> int | None:

@@ -8,29 +8,37 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from checkpoints.database import DatabaseTarget
 from checkpoints.errors import DatabaseUnavailable
+from checkpoints.settings import PoolSettings
 
 # AsyncPostgresSaver runs every statement outside explicit transactions and
-# reads rows as dicts; prepared statements break behind pgbouncer-style
-# proxies, so they are off.
-CONNECTION_KWARGS = {"autocommit": True, "row_factory": dict_row, "prepare_threshold": 0}
+# reads rows as dicts. Prepared statements break behind pgbouncer-style
+# proxies (a statement prepared on one server connection is missing on the
+# next), so none are prepared: psycopg prepares after `prepare_threshold`
+# executions, and None means never (0 would mean at once).
+CONNECTION_KWARGS = {"autocommit": True, "row_factory": dict_row, "prepare_threshold": None}
 CONNECT_TIMEOUT_S = 5
 
 
 async def open_pool(
-    target: DatabaseTarget, *, min_size: int = 1, max_size: int = 8
+    target: DatabaseTarget, *, min_size: int = 1, settings: PoolSettings | None = None
 ) -> AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]:
     """Open a pool whose connections are health-checked before each use.
 
     `check_connection` runs a cheap round trip when a connection is handed
-    out, so one the server dropped while idle is replaced, not surfaced.
+    out, so one the server dropped while idle (a restart, an idle timeout,
+    `pg_terminate_backend`) is replaced, not surfaced. A caller waits at most
+    `settings.timeout_s` for a connection, then gets `PoolTimeout`.
     """
+    settings = settings or PoolSettings()
     await probe(target)
     pool: AsyncConnectionPool[psycopg.AsyncConnection[DictRow]] = AsyncConnectionPool(
         target.url,
-        min_size=min_size,
-        max_size=max_size,
-        kwargs=dict(CONNECTION_KWARGS),
+        min_size=min(min_size, settings.size),
+        max_size=settings.size,
+        kwargs={**CONNECTION_KWARGS, "connect_timeout": CONNECT_TIMEOUT_S},
         check=AsyncConnectionPool.check_connection,
+        timeout=settings.timeout_s,
+        reconnect_timeout=settings.timeout_s * 3,
         max_idle=300,
         open=False,
     )
@@ -51,6 +59,20 @@ async def probe(target: DatabaseTarget) -> None:
     except psycopg.Error as exc:
         raise _unavailable(target, str(exc)) from exc
     await conn.close()
+
+
+def database_fault(exc: psycopg.Error) -> DatabaseUnavailable:
+    """One line for a connection that failed mid-command (timeout, terminated, restarted)."""
+    if isinstance(exc, PoolTimeout):
+        return DatabaseUnavailable(
+            "no database connection became free in time; retry, or raise "
+            "ROLEGRAPH_POOL_SIZE or ROLEGRAPH_POOL_TIMEOUT"
+        )
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return DatabaseUnavailable(
+        f"lost the database connection ({detail}); every thread keeps its last checkpoint: "
+        "continue it with `rolegraph resume THREAD_ID` (see `rolegraph threads list`)"
+    )
 
 
 def _unavailable(target: DatabaseTarget, detail: str) -> DatabaseUnavailable:

@@ -1,4 +1,9 @@
-"""Checkpoint retention: list threads and prune old ones through the saver."""
+"""Checkpoint retention: list threads and prune old ones through the saver.
+
+A thread waiting on a pending approval is an open promise to an operator:
+it is kept unless the caller forces it, and then its pending approvals go
+with it (they could never be answered).
+"""
 
 from __future__ import annotations
 
@@ -30,6 +35,11 @@ class PruneReport:
     thread_ids: tuple[str, ...]
     checkpoints_before: int
     checkpoints_after: int
+    kept_pending: tuple[str, ...] = ()
+    """Old threads left alone because an approval on them is pending."""
+
+
+CHECKPOINT_TABLES = ["checkpoints", "checkpoint_blobs", "checkpoint_writes"]
 
 
 def parse_age(text: str) -> timedelta:
@@ -60,21 +70,35 @@ async def prune_threads(
     *,
     older_than: timedelta,
     keep_latest: bool,
+    force: bool = False,
     now: datetime | None = None,
 ) -> PruneReport:
     """Prune threads whose last checkpoint is older than `older_than`.
 
     With `keep_latest` the newest checkpoint of each such thread survives (it
-    can still be inspected and resumed); otherwise the thread is deleted.
+    can still be inspected and resumed); otherwise the thread is deleted. A
+    thread with a pending approval is skipped unless `force`.
     """
     cutoff = (now or datetime.now(UTC)) - older_than
-    stale = [t for t in await list_threads(conn) if t.updated_at < cutoff]
-    ids = tuple(t.thread_id for t in stale)
+    stale = [t.thread_id for t in await list_threads(conn) if t.updated_at < cutoff]
+    pending = await _threads_with_pending_approvals(conn)
+    kept = () if force else tuple(t for t in stale if t in pending)
+    ids = tuple(t for t in stale if t not in kept)
     before = await _count_checkpoints(conn)
     strategy: Literal["delete", "keep_latest"] = "keep_latest" if keep_latest else "delete"
     if ids:
         await saver.aprune(list(ids), strategy=strategy)
-    return PruneReport(strategy, ids, before, await _count_checkpoints(conn))
+        if strategy == "delete":
+            await conn.execute(
+                "DELETE FROM approvals WHERE status = 'pending' AND thread_id = ANY(%s)",
+                (list(ids),),
+            )
+    return PruneReport(strategy, ids, before, await _count_checkpoints(conn), kept)
+
+
+async def _threads_with_pending_approvals(conn: psycopg.AsyncConnection[DictRow]) -> set[str]:
+    cur = await conn.execute("SELECT DISTINCT thread_id FROM approvals WHERE status = 'pending'")
+    return {row["thread_id"] for row in await cur.fetchall()}
 
 
 async def _count_checkpoints(conn: psycopg.AsyncConnection[DictRow]) -> int:

@@ -7,6 +7,7 @@ everywhere.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from psycopg_pool import AsyncConnectionPool
 from checkpoints.database import DatabaseTarget, resolve_database
 from checkpoints.migrations import migrate
 from checkpoints.pool import open_pool
-from checkpoints.settings import DatabaseSettings
+from checkpoints.settings import DatabaseSettings, PoolSettings
 
 Pool = AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]
 
@@ -39,9 +40,18 @@ class Database:
 async def open_database(
     settings: DatabaseSettings | None = None, *, target: DatabaseTarget | None = None
 ) -> AsyncIterator[Database]:
-    """Resolve, connect, migrate and set up the saver and store once."""
-    target = target or resolve_database(settings or DatabaseSettings.from_env())
-    pool = await open_pool(target)
+    """Resolve, connect, migrate and set up the saver and store once.
+
+    Without `settings`, the environment says where the database is and how
+    large the pool may grow (`ROLEGRAPH_POOL_SIZE`, `ROLEGRAPH_POOL_TIMEOUT`).
+    """
+    if target is None:
+        settings = settings or DatabaseSettings.from_env()
+        target = resolve_database(settings)
+    # With only a target (the Studio factory resolves it off the event loop),
+    # the pool settings still come from the environment; nothing here blocks.
+    pool_settings = settings.pool if settings else PoolSettings.from_env(os.environ)
+    pool = await open_pool(target, settings=pool_settings)
     try:
         async with pool.connection() as conn:
             await migrate(conn)

@@ -4,8 +4,31 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from checkpoints.errors import ConfigurationError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA_DIR = PROJECT_ROOT / ".rolegraph"
+"""Anchored to the project, not the working directory: a notebook or a shell in a
+subfolder attaches to the same embedded server instead of starting a second one."""
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    """How many connections one process opens, and how long a caller waits for one."""
+
+    size: int = 8
+    """`ROLEGRAPH_POOL_SIZE`: the most connections the pool opens."""
+    timeout_s: float = 10.0
+    """`ROLEGRAPH_POOL_TIMEOUT`: seconds to wait for a free connection before failing."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> PoolSettings:
+        size = _number(env, "ROLEGRAPH_POOL_SIZE", cls.size, int, minimum=1)
+        timeout = _number(env, "ROLEGRAPH_POOL_TIMEOUT", cls.timeout_s, float, minimum=0.1)
+        return cls(size=int(size), timeout_s=float(timeout))
 
 
 @dataclass(frozen=True)
@@ -18,10 +41,30 @@ class DatabaseSettings:
 
     database_url: str | None
     data_dir: Path
+    pool: PoolSettings = field(default_factory=PoolSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> DatabaseSettings:
         env = os.environ if env is None else env
         url = env.get("DATABASE_URL", "").strip() or None
-        data_dir = Path(env.get("ROLEGRAPH_DATA_DIR", ".rolegraph")).expanduser().resolve()
-        return cls(database_url=url, data_dir=data_dir)
+        raw_dir = env.get("ROLEGRAPH_DATA_DIR", "").strip()
+        data_dir = Path(raw_dir).expanduser().resolve() if raw_dir else DEFAULT_DATA_DIR
+        return cls(database_url=url, data_dir=data_dir, pool=PoolSettings.from_env(env))
+
+
+def _number(
+    env: Mapping[str, str], name: str, default: float, kind: type[int] | type[float], minimum: float
+) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = None
+    if value is None or value < minimum:
+        raise ConfigurationError(
+            f"{name}={raw!r} is not usable; set a {kind.__name__} of at least {minimum:g}, "
+            f"or unset it for the default {default:g}"
+        )
+    return value

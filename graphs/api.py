@@ -24,10 +24,17 @@ from nodes.approval import normalised_edit
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision
 from nodes.identity import AUTH_USER_KEY, Identity
+from nodes.inputs import (
+    clean_args,
+    clean_id,
+    clean_message,
+    clean_text,
+    clean_user_id,
+    unknown_user,
+)
 from nodes.intake.ownership import user_exists
 
 OnStep = Callable[[str, dict[str, Any]], None]
-MAX_TEXT = 4000
 RECURSION_LIMIT = 200
 
 
@@ -79,18 +86,13 @@ async def run_request(
     authenticated them), or an operator acting for that customer. A customer
     identity may only act for itself.
     """
+    text, user_id = clean_text(text), clean_user_id(user_id)
+    thread_id = clean_id(thread_id, name="the thread id") if thread_id is not None else None
     actor = actor or Identity("customer", user_id)
     if actor.user_id not in (None, user_id):
         raise InvalidArgument(f"{actor.label} cannot act for another customer ({user_id!r})")
-    text = (text or "").strip()
-    if not text:
-        raise InvalidArgument("the request text is empty; say what the customer wants")
-    if len(text) > MAX_TEXT:
-        raise InvalidArgument(f"the request is {len(text)} characters; keep it under {MAX_TEXT}")
     if not await user_exists(ctx.pool, user_id):
-        raise NotFound(
-            f"unknown user {user_id!r}; pass the id of an existing customer with --user-id"
-        )
+        raise await unknown_user(ctx.pool, user_id)
     thread_id = thread_id or new_thread_id()
     async with thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:
@@ -142,7 +144,10 @@ async def resume_thread(
         raise InvalidArgument(
             f"{actor.label} cannot answer approvals or escalations; only an operator can"
         )
-    answer = _decision(decision, args, message)
+    thread_id = clean_id(thread_id, name="the thread id")
+    request_id = clean_id(request_id, name="the request id") if request_id is not None else None
+    args = clean_args(args) if args is not None else None
+    answer = _decision(decision, args, clean_message(decision, message))
     async with thread_lock(ctx.pool, thread_id):
         current = await report(graph, thread_id)
         if current.status == "crashed":

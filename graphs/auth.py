@@ -30,6 +30,7 @@ from langgraph_sdk import Auth
 from checkpoints.tokens import verify_token
 from graphs.served_persistence import served_database
 from nodes.identity import AUTH_USER_KEY, Identity, identity_of
+from nodes.inputs import input_problem, value_problem
 
 auth = Auth()
 
@@ -129,9 +130,10 @@ async def on_run_create(
 ) -> Auth.types.FilterType | None:
     """Operators run and resume anything; a customer starts turns as themselves."""
     who = caller(ctx)
+    kwargs = value.get("kwargs") or {}
+    _refuse_unreadable(kwargs)
     if who.is_operator:
         return None
-    kwargs = value.get("kwargs") or {}
     _refuse_steering(kwargs)
     kwargs["input"] = _customer_input(who, kwargs.get("input"))
     known = await _checkpointed(value.get("thread_id"))
@@ -174,6 +176,22 @@ def _refuse_steering(kwargs: Mapping[str, Any]) -> None:
     configurable = (kwargs.get("config") or {}).get("configurable") or {}
     if any(configurable.get(name) for name in _CHECKPOINT_KEYS):
         raise _deny("customers cannot run from an earlier checkpoint")
+
+
+def _refuse_unreadable(kwargs: Mapping[str, Any]) -> None:
+    """422 for input Postgres could not store or the graph could not read, from anyone.
+
+    Refused here, before the server writes its first checkpoint: a NUL in
+    `text` would otherwise fail that write and surface as a 500.
+    """
+    given = kwargs.get("input")
+    if isinstance(given, Mapping) and (problem := input_problem(given)):
+        raise _deny(problem, 422)
+    command = kwargs.get("command")
+    if isinstance(command, Mapping) and (
+        problem := value_problem(command.get("resume"), name="the resume value")
+    ):
+        raise _deny(problem, 422)
 
 
 def _customer_input(who: Identity, given: Any) -> dict[str, Any] | None:

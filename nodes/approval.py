@@ -27,6 +27,7 @@ from checkpoints.audit import AuditEvent, record_event
 from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of
+from nodes.inputs import value_problem
 from nodes.state import SupportState
 from skills.errors import SkillError
 from skills.hashing import args_hash
@@ -86,6 +87,8 @@ def parse_decisions(
 def _valid_decision(
     raw: Any, request: ApprovalRequest, registry: SkillRegistry | None
 ) -> HumanDecision | None:
+    if value_problem(raw) is not None:
+        return None  # Postgres would refuse it (NUL, too deep): ask again, never wedge
     try:
         decision = HumanDecision.model_validate({"decision": raw} if isinstance(raw, str) else raw)
     except ValidationError:

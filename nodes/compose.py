@@ -15,6 +15,7 @@ from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
 from nodes.failure_text import failure_sentence
 from nodes.intake.rules import mask_pii
 from nodes.planner.binding import as_document
+from nodes.quoting import own_order_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 
 _DONE = {
@@ -51,15 +52,18 @@ def compose_sentences(state: SupportState) -> list[str]:
     outcomes = state.get("outcomes") or {}
     sentences: list[str] = []
     changed = _changed_orders(plan, outcomes)
+    own = own_order_ids(plan, outcomes)  # data text is quoted, never obeyed (nodes/quoting.py)
     for task in plan.tasks:
         if task.id not in outcomes:
             continue
         if task.skill == "get_order_details_v1" and task.args.get("order_id") in changed:
             continue  # the read's status is stale once a write on the order succeeded
-        sentences.extend(_describe(TaskOutcome.model_validate(outcomes[task.id]), task.args))
+        outcome = quote_outcome(TaskOutcome.model_validate(outcomes[task.id]), own)
+        sentences.extend(_describe(outcome, task.args))
     for raw in state.get("decisions") or []:
         d = Decision.model_validate(raw)
-        sentences.append(f"Most likely reason for the delay: {d.answer}.")
+        reason = quote_data(d.answer, own_ids=own) or "unknown"
+        sentences.append(f"Most likely reason for the delay: {reason}.")
     if state.get("human_reply"):
         sentences.append(f"A colleague replied: {state['human_reply']}")
     return list(dict.fromkeys(sentences))

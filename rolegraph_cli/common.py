@@ -7,21 +7,35 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import psycopg
+
 from checkpoints.errors import RolegraphError
+from checkpoints.pool import database_fault
 
 T = TypeVar("T")
 
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as shells report a SIGINT."""
+
 
 def run_command(action: Callable[[], Awaitable[int]]) -> int:
-    """Run an async command; a RolegraphError becomes one line and exit 2."""
+    """Run an async command; user errors and database faults become one line and exit 2."""
     try:
         return asyncio.run(_guarded(action))
     except RolegraphError as exc:
-        print(f"rolegraph: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return _report(exc)
+    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+        # A connection terminated mid-command, a restarted server, a pool
+        # timeout: nothing the user typed, and nothing a traceback would help.
+        return _report(database_fault(exc))
     except KeyboardInterrupt:
         print("rolegraph: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+
+
+def _report(exc: RolegraphError) -> int:
+    print(f"rolegraph: error: {exc}", file=sys.stderr)
+    return exc.exit_code
 
 
 async def _guarded(action: Callable[[], Awaitable[int]]) -> int:

@@ -8,9 +8,13 @@ stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
+from checkpoints.errors import RolegraphError
+from nodes.inputs import check_argv
 from rolegraph_cli import (
     audit_cmd,
     data_cmd,
@@ -22,6 +26,8 @@ from rolegraph_cli import (
     tokens_cmd,
 )
 
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE, as a shell reports a reader that went away."""
 COMMAND_GROUPS = (
     db_cmd,
     data_cmd,
@@ -39,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rolegraph",
         description="Multi-agent customer operations on LangGraph with enforced roles.",
     )
+    parser.add_argument("--version", action="version", version=f"rolegraph {_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in COMMAND_GROUPS:
         group.register(subparsers)
@@ -46,10 +53,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    code: int = args.handler(args)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        check_argv(argv)
+    except RolegraphError as exc:
+        print(f"rolegraph: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except BrokenPipeError:
+        # `rolegraph ... | head` closed the pipe: stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return code
+
+
+def _version() -> str:
+    try:
+        return version("rolegraph")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from checkpoints.errors import InvalidArgument
 from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
+from graphs.inbox import answerable_requests
+from nodes.inputs import parse_args_json
 from rolegraph_cli.common import run_command
 from rolegraph_cli.session import Session, open_session
 
 DECISIONS = ("approve", "reject", "edit")
+EXIT_FAILED = 1
+"""Exit code of `run`/`resume` when the thread ended `failed` (bad input and faults exit 2)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +42,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--message", help="the human's reply to an escalation")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
-    inbox = subparsers.add_parser("inbox", help="pending approvals across threads")
+    inbox = subparsers.add_parser(
+        "inbox", help="requests waiting for an operator, with customer and age"
+    )
     inbox.set_defaults(handler=lambda a: run_command(_inbox))
     chat = subparsers.add_parser("chat", help="interactive session; approvals asked inline")
     chat.add_argument("--user-id", required=True)
@@ -78,24 +86,30 @@ async def _resume(args: argparse.Namespace) -> int:
 
 
 async def _inbox() -> int:
-    async with open_session(quiet=True) as s, s.db.pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT request_id, thread_id, kind, skill, risk, args, reason, created_at"
-            " FROM approvals WHERE status = 'pending' ORDER BY created_at"
-        )
-        rows = await cur.fetchall()
-    for r in rows:
+    async with open_session(quiet=True) as s:
+        items = await answerable_requests(s.graph, s.ctx.pool)
+    now = datetime.now(UTC)
+    for i in items:
         print(
-            f"{r['thread_id']}  {r['request_id']}  {r['kind']}  {r['skill'] or '-'}"
-            f"  risk={r['risk'] or '-'}  args={json.dumps(r['args'], ensure_ascii=False)}  {r['reason']}"
+            f"{i.thread_id}  {i.request_id}  {i.kind}  customer={i.customer or '-'}"
+            f"  age={_age(now - i.created_at)}  {i.skill or '-'}  risk={i.risk or '-'}"
+            f"  args={json.dumps(i.args, ensure_ascii=False)}  {i.reason}"
         )
-    print(f"{len(rows)} pending")
+    print(f"{len(items)} pending")
     return 0
+
+
+def _age(delta: timedelta) -> str:
+    seconds = max(int(delta.total_seconds()), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
 
 
 async def _chat(user_id: str) -> int:
     async with open_session() as s:
-        print("rolegraph chat — empty line or Ctrl-D to quit")
+        print("rolegraph chat — empty line, Ctrl-D or Ctrl-C to quit")
         while (text := _ask("you> ")) is not None:
             result = await run_request(
                 s.graph, s.ctx, text=text, user_id=user_id, on_step=_progress
@@ -135,40 +149,45 @@ def _ask_choice(prompt: str, choices: tuple[str, ...], pending: RunReport) -> st
 
 def _ask_text(prompt: str, pending: RunReport) -> str:
     """A non-empty answer; end of input leaves the request pending and ends the chat."""
-    while True:
-        try:
-            line = input(prompt).strip()
-        except EOFError:
-            raise InvalidArgument(
-                f"no answer given; thread {pending.thread_id} still waits: answer it with"
-                f" `rolegraph resume {pending.thread_id} --decision ...`"
-            ) from None
+    while (line := _read_line(prompt)) is not None:
         if line:
             return line
+    raise InvalidArgument(
+        f"no answer given; thread {pending.thread_id} still waits: answer it with"
+        f" `rolegraph resume {pending.thread_id} --decision ...`"
+    )
 
 
 def _ask(prompt: str) -> str | None:
+    """One line from the terminal; None at an empty line or Ctrl-D."""
+    return _read_line(prompt) or None
+
+
+def _read_line(prompt: str) -> str | None:
+    """One stripped line from the terminal; None at Ctrl-D. Ctrl-C ends the chat."""
+    # asyncio's own SIGINT handler only cancels the running task, which a
+    # blocking input() never notices: restore Python's so Ctrl-C raises here
+    # (and `run_command` exits 130) instead of being swallowed, or worse,
+    # read as an answer to an approval prompt.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         line = input(prompt).strip()
     except EOFError:
         return None
-    return line or None
+    except UnicodeDecodeError:
+        raise InvalidArgument(
+            "the input is not valid UTF-8; check the terminal's encoding (LANG=C.UTF-8)"
+        ) from None
+    except KeyboardInterrupt:
+        print()
+        raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return line
 
 
 def _parse_args(text: str | None) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidArgument(
-            f'--args is not valid JSON ({exc.msg} at column {exc.colno}); pass an object like \'{{"order_id": "#W1"}}\''
-        ) from exc
-    if not isinstance(value, dict):
-        raise InvalidArgument(
-            '--args must be a JSON object, e.g. \'{"reason": "no longer needed"}\''
-        )
-    return value
+    return None if text is None else parse_args_json(text)
 
 
 def _progress(node: str, update: dict[str, Any]) -> None:
@@ -179,16 +198,23 @@ def _progress(node: str, update: dict[str, Any]) -> None:
 def _print(result: RunReport, as_json: bool) -> int:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, default=str))
-        return 0
+        return EXIT_FAILED if result.status == "failed" else 0
     print(f"thread {result.thread_id}: {result.status}")
     for request in result.interrupts:
         print(
-            f"  pending {request['kind']} {request['id']}: {request['skill']} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
+            f"  pending {request['kind']} {request['id']}: {request['skill'] or '-'} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
         )
-        print(
-            f"  resume with: rolegraph resume {result.thread_id} --decision approve|reject --request-id {request['id']}"
-        )
+        print(f"  resume with: {_resume_hint(result.thread_id, request)}")
     if result.answer:
         print(f"answer: {result.answer}")
     print(f"audit: {result.audit_id}")
-    return 0
+    return EXIT_FAILED if result.status == "failed" else 0
+
+
+def _resume_hint(thread_id: str, request: dict[str, Any]) -> str:
+    decision = (
+        '--decision reply --message "…"'
+        if request["kind"] == "escalation"
+        else "--decision approve|reject"
+    )
+    return f"rolegraph resume {thread_id} {decision} --request-id {request['id']}"

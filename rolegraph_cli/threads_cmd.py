@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import Any
 
 from checkpoints.errors import NotFound
-from checkpoints.retention import list_threads, parse_age, prune_threads
+from checkpoints.retention import CHECKPOINT_TABLES, list_threads, parse_age, prune_threads
+from checkpoints.row_retention import RULES, RetentionSettings, prune_rows, table_bytes, vacuum
 from checkpoints.runtime import open_database
 from graphs.api import thread_status
 from rolegraph_cli.common import run_command
@@ -23,10 +25,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show = commands.add_parser("show", help="the latest checkpoint of one thread")
     show.add_argument("thread_id")
     show.set_defaults(handler=lambda args: run_command(lambda: _show(args.thread_id)))
-    prune = commands.add_parser("prune", help="delete threads older than an age")
+    prune = commands.add_parser(
+        "prune",
+        help="delete threads older than an age, and finished audit/ledger/approval/token/"
+        "notification rows past their ROLEGRAPH_RETAIN_* period; then VACUUM",
+    )
     prune.add_argument("--older-than", required=True, help="age such as 7d, 12h, 30m")
     prune.add_argument(
         "--keep-latest", action="store_true", help="keep each old thread's newest checkpoint"
+    )
+    prune.add_argument(
+        "--force", action="store_true", help="also prune threads waiting on a pending approval"
     )
     prune.set_defaults(handler=lambda args: run_command(lambda: _prune(args)))
 
@@ -64,16 +73,37 @@ async def _show(thread_id: str) -> int:
 
 async def _prune(args: argparse.Namespace) -> int:
     age = parse_age(args.older_than)
+    retention = RetentionSettings.from_env(os.environ)
     async with open_database() as db, db.pool.connection() as conn:
+        before = await table_bytes(conn, _PRUNED_TABLES)
         report = await prune_threads(
-            db.checkpointer, conn, older_than=age, keep_latest=args.keep_latest
+            db.checkpointer, conn, older_than=age, keep_latest=args.keep_latest, force=args.force
         )
+        rows = await prune_rows(conn, retention)
+        touched = [t for t, n in rows.items() if n] + (
+            CHECKPOINT_TABLES if report.thread_ids else []
+        )
+        await vacuum(conn, touched)
+        after = await table_bytes(conn, _PRUNED_TABLES)
     removed = report.checkpoints_before - report.checkpoints_after
     print(
         f"pruned {len(report.thread_ids)} thread(s) older than {args.older_than}"
         f" ({report.strategy}); removed {removed} checkpoint(s)"
     )
+    if report.kept_pending:
+        print(
+            f"kept {len(report.kept_pending)} thread(s) waiting on a pending approval"
+            f" ({', '.join(report.kept_pending[:5])}); answer them or pass --force"
+        )
+    print("removed rows: " + ", ".join(f"{table}={n}" for table, n in rows.items()))
+    if touched:
+        print(
+            f"vacuumed {', '.join(touched)}: {after // 1024} KiB on disk (was {before // 1024} KiB)"
+        )
     return 0
+
+
+_PRUNED_TABLES = [*CHECKPOINT_TABLES, *(rule.table for rule in RULES)]
 
 
 def _short(value: Any, limit: int = 160) -> str:

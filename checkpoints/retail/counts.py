@@ -16,3 +16,10 @@ async def table_counts(conn: psycopg.AsyncConnection[DictRow]) -> dict[str, int]
     cur = await conn.execute(selects)
     counts = {row["name"]: int(row["n"]) for row in await cur.fetchall()}
     return {table: counts[table] for table in RETAIL_TABLES}
+
+
+async def has_customers(conn: psycopg.AsyncConnection[DictRow]) -> bool:
+    """Whether any customer is loaded (an empty database needs `rolegraph data generate`)."""
+    cur = await conn.execute("SELECT EXISTS (SELECT 1 FROM users) AS any")
+    row = await cur.fetchone()
+    return bool(row and row["any"])

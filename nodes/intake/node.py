@@ -11,6 +11,7 @@ from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.handoff import new_audit_id
 from nodes.identity import identity_of
+from nodes.inputs import input_problem
 from nodes.intake.customer import resolve_customer
 from nodes.intake.ownership import foreign_orders, user_exists
 from nodes.intake.rules import understand
@@ -36,6 +37,8 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         # A thread carries one request: its outcomes, grants and audit id must
         # never leak into another request (or another customer's).
         return {"refusal": REFUSE_REUSED, "trace": ["intake: thread already used; refused"]}
+    if refused := refuse_bad_input(state):
+        return refused
     customer = resolve_customer(identity_of(get_config()), state.get("user_id"))
     if customer.user_id is None:
         return {
@@ -59,6 +62,17 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             + (" injection-screened" if understanding.injection else "")
         ],
     }
+
+
+def refuse_bad_input(state: SupportState) -> dict[str, Any] | None:
+    """Served input reaches the graph unchecked: refuse what the API would reject.
+
+    No audit id is taken, so the thread still serves a corrected request.
+    """
+    problem = input_problem(state)
+    if problem is None:
+        return None
+    return {"refusal": f"I can't read that request: {problem}.", "trace": ["intake: bad input"]}
 
 
 async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str | None:

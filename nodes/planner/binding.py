@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nodes.errors import BindingError, PreconditionFailed
+from nodes.quoting import quote_document
 
 _ADDRESS = re.compile(
     r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
@@ -100,9 +101,11 @@ def check_preconditions(skill: str, args: Mapping[str, Any], results: Mapping[st
 
 
 def summarize_results(results: Mapping[str, Any]) -> str:
+    docs = {task_id: as_document(payload) for task_id, payload in results.items()}
+    own = {str(d["order_id"]) for d in docs.values() if isinstance(d, dict) and "order_id" in d}
     lines = []
-    for task_id, payload in results.items():
-        doc = as_document(payload)
+    for task_id, raw in docs.items():
+        doc = quote_document(raw, own_ids=own)  # data text is quoted, never obeyed
         if isinstance(doc, dict) and "shipments" in doc:
             for shipment in doc["shipments"]:
                 last = (shipment.get("events") or [{}])[-1]

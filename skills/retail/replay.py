@@ -29,6 +29,7 @@ from checkpoints.retail.canonical import canonical_hash, export_canonical
 from checkpoints.retail.loader import load_tau2
 from checkpoints.retail.records import JsonDict
 from checkpoints.runtime import open_database
+from checkpoints.settings import PoolSettings
 from skills.context import RuntimeContext
 from skills.contract import Approval, SkillRequest
 from skills.errors import ApprovalRequired, SkillValidationError
@@ -184,7 +185,7 @@ async def _worker(
     name = f"rg_tau2_copy_{uuid.uuid4().hex[:10]}"
     await _admin(server, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     try:
-        pool = await open_pool(_on(server, name), min_size=1, max_size=2)
+        pool = await open_pool(_on(server, name), settings=PoolSettings(size=2))
         try:
             while not queue.empty():
                 index = queue.get_nowait()

@@ -283,3 +283,28 @@ def _uuid() -> str:
     import uuid
 
     return str(uuid.uuid4())
+
+
+async def test_unreadable_input_is_422_and_the_thread_serves_the_next_request(
+    served: DevServer, retail_db: Database
+) -> None:
+    me = await _customer(retail_db, skip=30)
+    operator = await _token(retail_db, "operator", "olga-input")
+    headers = {"Authorization": f"Bearer {me.token}"}
+    async with httpx.AsyncClient(base_url=served.url, headers=headers, timeout=60) as http:
+        tid = (await http.post("/threads", json={})).json()["thread_id"]
+        for bad in ({"text": 42}, {"text": ["where", "is", "it"]}, {"text": "NUL \u0000 here"}):
+            response = await http.post(
+                f"/threads/{tid}/runs/wait", json={"assistant_id": "support", "input": bad}
+            )
+            assert response.status_code == 422, (bad, response.text)
+        good = {"assistant_id": "support", "input": {"text": f"status of {me.order}?"}}
+        response = await http.post(f"/threads/{tid}/runs/wait", json=good)
+        assert response.status_code == 200 and me.order in response.json()["answer"]
+    async with httpx.AsyncClient(
+        base_url=served.url, headers={"Authorization": f"Bearer {operator}"}, timeout=60
+    ) as http:
+        tid = (await http.post("/threads", json={})).json()["thread_id"]
+        forged = {"assistant_id": "support", "command": {"resume": {"apr-x": "\u0000"}}}
+        response = await http.post(f"/threads/{tid}/runs/wait", json=forged)
+        assert response.status_code == 422, response.text
