@@ -19,6 +19,7 @@ from typing import Any
 from checkpoints.retail import reads
 from skills.contract import RiskLevel, SkillContext
 from skills.errors import RecordNotFound
+from skills.faults import crash_point
 from skills.hashing import args_hash
 from skills.retail.arguments import NotificationArgs, parse_args
 from skills.retail.executors import ensure_owner
@@ -58,6 +59,7 @@ class NotificationExecutor:
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> dict[str, Any]:
         key = getattr(ctx, "idempotency_key", None) or "notify:" + args_hash(args)
         notification_id = await _enqueue(ctx, args, key)
+        crash_point("notify_after_enqueue")
         row = await deliver(ctx.pool, ctx.settings, notification_id)
         return _payload(row)
 

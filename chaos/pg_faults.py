@@ -1,0 +1,5 @@
+"""stub"""
+from chaos.tally import Tally
+
+def run(scratch, *, sample=False):
+    return Tally("pg_faults")
