@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +70,13 @@ def cli_killed_after(env: dict[str, str], lines: int, *args: str) -> Ran:
     Progress lines are printed after a node's update is streamed, i.e. at a
     node boundary. A process that ends first was not killed (`killed` False).
     """
+    return cli_acting_after(env, lines, lambda p: p.send_signal(signal.SIGKILL), *args)
+
+
+def cli_acting_after(
+    env: dict[str, str], lines: int, action: Callable[[subprocess.Popen[str]], object], *args: str
+) -> Ran:
+    """Run the CLI and call `action(process)` once, right after its `lines`-th progress line."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "rolegraph_cli", *args],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -76,16 +84,16 @@ def cli_killed_after(env: dict[str, str], lines: int, *args: str) -> Ran:
     err: list[str] = []
     reader = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
     reader.start()
-    seen, out, killed = 0, [], False
+    seen, out, acted = 0, [], False
     for line in proc.stdout:  # type: ignore[union-attr]
         out.append(line)
         seen += line.startswith(PROGRESS)
-        if seen >= lines and not killed:
-            proc.send_signal(signal.SIGKILL)
-            killed = True
+        if seen >= lines and not acted:
+            action(proc)
+            acted = True
     rc = proc.wait(timeout=TIMEOUT_S)
     reader.join(timeout=10)
-    return Ran(rc, "".join(out), "".join(err), killed=killed)
+    return Ran(rc, "".join(out), "".join(err), killed=rc == -signal.SIGKILL)
 
 
 def _text(value: str | bytes | None) -> str:
