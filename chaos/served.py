@@ -1,0 +1,100 @@
+"""The served graph: `langgraph dev` on 127.0.0.1 over a case database, and sdk clients.
+
+Tokens come from `rolegraph tokens issue`; where that command does not exist
+yet, clients carry no token, and every case that an unauthenticated caller
+gets through counts against the project (fail closed).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.client import SyncLangGraphClient
+
+from chaos.proc import cli
+from chaos.smtp_servers import free_port
+
+REPO = Path(__file__).resolve().parent.parent
+READY_S = 180.0
+ASSISTANT = "support"
+
+
+@dataclass(frozen=True)
+class Served:
+    """A running dev server and the environment its CLI twin uses."""
+
+    url: str
+    env: dict[str, str]
+
+    def client(self, token: str | None) -> SyncLangGraphClient:
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        return get_sync_client(url=self.url, api_key=None, headers=headers, timeout=120)
+
+    def token(self, *who: str) -> str | None:
+        """`rolegraph tokens issue --customer U` / `--operator NAME`; None when unavailable."""
+        ran = cli(self.env, "tokens", "issue", *who)
+        words = ran.stdout.split()
+        return words[-1] if ran.rc == 0 and words else None
+
+    def raw(self, method: str, path: str, token: str | None = None, json: Any = None) -> httpx.Response:
+        """One plain HTTP request, as an attacker without the sdk would send it."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.request(method, self.url + path, json=json, headers=headers, timeout=120)
+
+
+@contextmanager
+def serve(env: dict[str, str]) -> Iterator[Served]:
+    """`langgraph dev` in a scratch directory (its local state stays there)."""
+    cli_path = REPO / ".venv" / "bin" / "langgraph"
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="chaos-lg-") as work:
+        log = Path(work) / "dev.log"
+        quiet = {"LANGSMITH_TRACING": "false", "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [str(cli_path), "dev", "--port", str(port), "--no-browser", "--no-reload",
+                 "--config", str(REPO / "langgraph.json")],
+                cwd=work, env={**env, **quiet}, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+            try:
+                url = f"http://127.0.0.1:{port}"
+                _wait_ready(proc, url, log)
+                yield Served(url, env)
+            finally:
+                _stop(proc)
+
+
+def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + READY_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"langgraph dev exited {proc.returncode}: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"langgraph dev not ready in {READY_S:.0f}s")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=20)
