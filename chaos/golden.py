@@ -11,11 +11,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from checkpoints.database import DatabaseTarget
 from chaos import probe
 from chaos.proc import PROGRESS, Ran, cli, cli_killed_after
 from chaos.scratch import Scratch
 from chaos.state import thread_report
+from checkpoints.database import DatabaseTarget
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,9 @@ JOIN fulfillment_tracking_ids t ON t.tracking_id = s.tracking_id
 JOIN orders o ON o.order_id = t.order_id
 WHERE s.status = 'delayed' AND o.status = 'processed' ORDER BY o.order_id LIMIT %(n)s
 """
-_PENDING = "SELECT order_id, user_id FROM orders WHERE status = 'pending' ORDER BY order_id LIMIT %(n)s"
+_PENDING = (
+    "SELECT order_id, user_id FROM orders WHERE status = 'pending' ORDER BY order_id LIMIT %(n)s"
+)
 _DELIVERED = """
 SELECT o.order_id, o.user_id FROM orders o JOIN order_items i USING (order_id)
 WHERE o.status = 'delivered' GROUP BY 1, 2 HAVING count(*) = 1 ORDER BY 1 LIMIT %(n)s

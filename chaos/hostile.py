@@ -14,13 +14,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from checkpoints.database import DatabaseTarget
 from chaos import probe
 from chaos.hostile_channels import api_outcomes, cli_case, served_outcomes
 from chaos.inputs import Hostile, hostile_inputs
 from chaos.leaks import leaks
 from chaos.scratch import Scratch
 from chaos.tally import Outcome, Tally
+from checkpoints.database import DatabaseTarget
 
 SUBJECTS = """
 SELECT user_id, min(order_id) AS order_id FROM orders WHERE status = 'pending'
@@ -40,7 +40,9 @@ class World:
     victim: probe.Person
     resumers: list[tuple[str, str]]  # (user, pending order) per resume case, fresh each
 
-    def judge(self, outcome: Outcome, before: dict[str, dict[str, str]], owner: str, *, operator: bool) -> None:
+    def judge(
+        self, outcome: Outcome, before: dict[str, dict[str, str]], owner: str, *, operator: bool
+    ) -> None:
         """Rows that moved: another customer's always count; the asker's only without an operator."""
         after = probe.fingerprint(self.target)
         for table, rows in after.items():
@@ -73,7 +75,9 @@ def run(scratch: Scratch, *, sample: bool = False) -> Tally:
     tally = Tally("hostile")
     for channel in ("cli", "api", "served"):
         w = world(scratch, channel, 16)
-        cases = [h for h in hostile_inputs(w.me, w.victim, w.mine, "{req}") if channel in h.channels]
+        cases = [
+            h for h in hostile_inputs(w.me, w.victim, w.mine, "{req}") if channel in h.channels
+        ]
         if sample:
             cases = [h for h in cases if h.name in SAMPLE]
         for outcome in _channel(scratch, w, channel, cases):

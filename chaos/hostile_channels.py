@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from checkpoints.errors import RolegraphError
-from checkpoints.runtime import open_database
 from chaos import probe
 from chaos.golden import new_thread
 from chaos.inputs import Hostile, fill_request
@@ -18,6 +16,8 @@ from chaos.scratch import Scratch
 from chaos.served import ASSISTANT, Served, serve
 from chaos.state import thread_report
 from chaos.tally import Outcome
+from checkpoints.errors import RolegraphError
+from checkpoints.runtime import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 
@@ -36,7 +36,7 @@ def cli_case(w: World, env: dict[str, str], h: Hostile, resumer: tuple[str, str]
     before = probe.fingerprint(w.target)
     if resumer is None:
         ran = cli(env, "run", "--json", "--user-id", str(h.user_id if h.user_id is not None else owner),
-                  "--thread-id", thread, h.text)  # type: ignore[arg-type]  # bytes for invalid UTF-8  # fmt: skip
+                  "--thread-id", thread, h.text)  # fmt: skip
     else:
         ran = _cli_resume(env, thread, resumer, h.resume)
     if ran.traceback:
@@ -51,7 +51,16 @@ def cli_case(w: World, env: dict[str, str], h: Hostile, resumer: tuple[str, str]
 
 
 def _cli_resume(env: dict[str, str], thread: str, resumer: tuple[str, str], value: Any) -> Any:
-    first = cli(env, "run", "--json", "--user-id", resumer[0], "--thread-id", thread, CANCEL.format(order=resumer[1]))
+    first = cli(
+        env,
+        "run",
+        "--json",
+        "--user-id",
+        resumer[0],
+        "--thread-id",
+        thread,
+        CANCEL.format(order=resumer[1]),
+    )
     request = ((first.report() or {}).get("interrupts") or [{}])[0].get("id", "apr-none")
     value = fill_request(value, request)
     args = ["resume", thread, "--json"]
@@ -83,11 +92,15 @@ async def _api(w: World, cases: list[Hostile]) -> list[Outcome]:
         ctx = await build_support_context(db.pool, env={})
         graph = compile_support(ctx, db.checkpointer)
         for h in cases:
-            out.append(await _api_case(w, graph, ctx, h, next(resumers) if h.resume is not None else None))
+            out.append(
+                await _api_case(w, graph, ctx, h, next(resumers) if h.resume is not None else None)
+            )
     return out
 
 
-async def _api_case(w: World, graph: Any, ctx: Any, h: Hostile, resumer: tuple[str, str] | None) -> Outcome:
+async def _api_case(
+    w: World, graph: Any, ctx: Any, h: Hostile, resumer: tuple[str, str] | None
+) -> Outcome:
     outcome = Outcome(h.name)
     owner = resumer[0] if resumer else w.me.user_id
     me = w.me if resumer is None else await asyncio.to_thread(probe.person, w.target, owner)
@@ -98,8 +111,12 @@ async def _api_case(w: World, graph: Any, ctx: Any, h: Hostile, resumer: tuple[s
             user = h.user_id if h.user_id is not None else owner
             result = await run_request(graph, ctx, text=h.text, user_id=user, thread_id=thread)
         else:
-            first = await run_request(graph, ctx, text=CANCEL.format(order=resumer[1]), user_id=owner, thread_id=thread)
-            result = await _api_resume(graph, ctx, thread, fill_request(h.resume, _request(first.interrupts)))
+            first = await run_request(
+                graph, ctx, text=CANCEL.format(order=resumer[1]), user_id=owner, thread_id=thread
+            )
+            result = await _api_resume(
+                graph, ctx, thread, fill_request(h.resume, _request(first.interrupts))
+            )
         w.scan(outcome, result.answer, me, h.said)
         state = await graph.aget_state({"configurable": {"thread_id": thread}})
         w.scan(outcome, json.dumps(state.values, default=str, ensure_ascii=False), me, h.said)
@@ -117,7 +134,7 @@ async def _api_resume(graph: Any, ctx: Any, thread: str, value: Any) -> Any:
     if isinstance(value, dict) and len(value) == 1:
         rid, d = next(iter(value.items()))
         d = d if isinstance(d, dict) else {"decision": d}
-        return await resume_thread(graph, ctx, thread, decision=d.get("decision"), request_id=rid,
+        return await resume_thread(graph, ctx, thread, decision=d.get("decision"), request_id=rid,  # type: ignore[arg-type]  # hostile on purpose
                                    args=d.get("args"), message=d.get("message"))  # fmt: skip
     return await resume_thread(graph, ctx, thread, decision=value)
 
@@ -129,7 +146,10 @@ def _request(interrupts: list[dict[str, Any]]) -> str:
 def served_outcomes(scratch: Scratch, w: World, cases: list[Hostile]) -> list[Outcome]:
     with serve(scratch.env(w.target)) as served:
         resumers = iter(w.resumers)
-        return [_served_case(w, served, h, next(resumers) if h.resume is not None else None) for h in cases]
+        return [
+            _served_case(w, served, h, next(resumers) if h.resume is not None else None)
+            for h in cases
+        ]
 
 
 def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] | None) -> Outcome:
@@ -144,11 +164,18 @@ def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] 
             user = h.user_id if h.user_id is not None else owner
             result = client.runs.wait(thread, ASSISTANT, input={"text": h.text, "user_id": user})
         else:
-            first = client.runs.wait(thread, ASSISTANT, input={"text": CANCEL.format(order=resumer[1]), "user_id": owner})
+            first = client.runs.wait(
+                thread, ASSISTANT, input={"text": CANCEL.format(order=resumer[1]), "user_id": owner}
+            )
             value = fill_request(h.resume, _served_request(first))
             result = client.runs.wait(thread, ASSISTANT, command={"resume": value})
         w.scan(outcome, json.dumps(result, default=str, ensure_ascii=False), me, h.said)
-        w.scan(outcome, json.dumps(client.threads.get_state(thread), default=str, ensure_ascii=False), me, h.said)
+        w.scan(
+            outcome,
+            json.dumps(client.threads.get_state(thread), default=str, ensure_ascii=False),
+            me,
+            h.said,
+        )
     except httpx.HTTPStatusError as exc:
         if exc.response.status_code >= 500:
             outcome.bad("crashes", f"HTTP {exc.response.status_code}: {exc.response.text[:120]}")

@@ -73,18 +73,24 @@ def run_case(scratch: Scratch, path: Path, base: Baseline, point: KillPoint) -> 
     try:
         given = _until_killed(env, path.phases(thread), point, outcome)
         driven = drive(env, target, thread)
-        _judge(outcome, driven, given, base, probe.effects(target, path.order_id, path.user_id, thread))
+        _judge(
+            outcome, driven, given, base, probe.effects(target, path.order_id, path.user_id, thread)
+        )
     finally:
         scratch.drop(target)
     return outcome
 
 
-def _until_killed(env: dict[str, str], phases: list[list[str]], point: KillPoint, outcome: Outcome) -> int:
+def _until_killed(
+    env: dict[str, str], phases: list[list[str]], point: KillPoint, outcome: Outcome
+) -> int:
     """Run the phases up to the killed one; return how many approvals were given."""
     given = 0
     for i, phase in enumerate(phases[: point.phase + 1]):
         killing = i == point.phase
-        phase_env = env | {"ROLEGRAPH_CRASH_AT": point.crash_at} if killing and point.crash_at else env
+        phase_env = (
+            env | {"ROLEGRAPH_CRASH_AT": point.crash_at} if killing and point.crash_at else env
+        )
         ran = run_phase(phase_env, phase, point.after_lines if killing else None)
         given += "approve" in phase
         if ran.traceback:
@@ -96,16 +102,21 @@ def _until_killed(env: dict[str, str], phases: list[list[str]], point: KillPoint
     return given
 
 
-def _judge(outcome: Outcome, driven: Driven, given: int, base: Baseline, found: probe.Effects) -> None:
+def _judge(
+    outcome: Outcome, driven: Driven, given: int, base: Baseline, found: probe.Effects
+) -> None:
     for ran in driven.runs:
         if ran.traceback:
             outcome.bad("crashes", "continue printed a traceback")
     if driven.stuck:
         outcome.bad("stuck", driven.stuck)
     elif (driven.status, driven.answer) != (base.status, base.answer):
-        outcome.bad("stuck", f"ended {driven.status}: {driven.answer[:120]!r}, expected {base.answer[:80]!r}")
-    expected_asks = int(base.effects.get("approvals_asked") or 0)  # type: ignore[call-overload]
-    asked = max(given + driven.approvals_given, int(found.get("approvals_asked") or 0))  # type: ignore[call-overload]
+        outcome.bad(
+            "stuck",
+            f"ended {driven.status}: {driven.answer[:120]!r}, expected {base.answer[:80]!r}",
+        )
+    expected_asks = int(base.effects.get("approvals_asked") or 0)
+    asked = max(given + driven.approvals_given, int(found.get("approvals_asked") or 0))
     if asked > expected_asks:
         outcome.bad("duplicated", f"approval asked {asked} times, expected {expected_asks}")
     _compare_effects(outcome, base.effects, found)

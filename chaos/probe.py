@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 
 from checkpoints.database import DatabaseTarget
 
-Effects = dict[str, object]
+Effects = dict[str, Any]
 
 
 def effects(target: DatabaseTarget, order_id: str, user_id: str, thread_id: str) -> Effects:
@@ -100,7 +101,7 @@ def owners(target: DatabaseTarget, order_ids: Iterable[str]) -> dict[str, str]:
 def pick(target: DatabaseTarget, sql: str, n: int = 1) -> list[dict[str, str]]:
     """Rows of a read-only picking query (subjects of the campaign)."""
     with _connect(target) as conn:
-        rows = conn.execute(sql, {"n": n}).fetchall()  # type: ignore[arg-type]  # our constants
+        rows = conn.execute(sql, {"n": n}).fetchall()
     return [{k: str(v) for k, v in r.items()} for r in rows]
 
 
@@ -109,7 +110,7 @@ def fingerprint(target: DatabaseTarget) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     with _connect(target) as conn:
         for table, sql in _FINGERPRINTS.items():
-            out[table] = {r["owner"]: r["digest"] for r in conn.execute(sql).fetchall()}  # type: ignore[arg-type]
+            out[table] = {r["owner"]: r["digest"] for r in conn.execute(sql).fetchall()}
     return out
 
 
@@ -134,8 +135,8 @@ def terminate(target: DatabaseTarget, pids: list[int]) -> int:
     return int(rows["n"]) if rows else 0
 
 
-def _connect(target: DatabaseTarget) -> psycopg.Connection[dict[str, object]]:
-    return psycopg.connect(target.url, autocommit=True, row_factory=dict_row, connect_timeout=10)  # type: ignore[return-value]
+def _connect(target: DatabaseTarget) -> psycopg.Connection[DictRow]:
+    return psycopg.connect(target.url, autocommit=True, row_factory=dict_row, connect_timeout=10)
 
 
 _EFFECTS = """

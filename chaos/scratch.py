@@ -27,7 +27,7 @@ class Scratch:
     """The server the campaign runs on and the databases it made there."""
 
     server: DatabaseTarget
-    run: str = field(default_factory=lambda: uuid.uuid4().hex[:6])
+    run: str = field(default_factory=lambda: f"{os.getpid()}x{uuid.uuid4().hex[:4]}")
     made: list[str] = field(default_factory=list)
     template: str = ""
 
@@ -67,24 +67,36 @@ class Scratch:
             self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def drop_stale(self) -> None:
-        """Databases an earlier, killed campaign left behind."""
+        """Databases a killed campaign left behind (its pid is gone); a live one's stay."""
         with psycopg.connect(self.server.url, autocommit=True) as conn:
             rows = conn.execute(
                 "SELECT datname FROM pg_database WHERE datname LIKE %s", (PREFIX + "%",)
             ).fetchall()
             for (name,) in rows:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                if not _alive(name):
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def _name(self, label: str) -> str:
         return f"{PREFIX}{self.run}_{label}_{uuid.uuid4().hex[:6]}"[:63]
 
     def _execute(self, sql: str) -> None:
         with psycopg.connect(self.server.url, autocommit=True) as conn:
-            conn.execute(sql)  # type: ignore[arg-type]  # identifiers we made ourselves
+            conn.execute(sql)
 
 
 # Models, SMTP and crash hooks are set per case, never inherited from the caller.
 _CLEARED = ("ROLEGRAPH_MODEL_", "SMTP_", "ROLEGRAPH_CRASH_AT", "OPENAI_", "ROLEGRAPH_OPERATOR")
+
+
+def _alive(name: str) -> bool:
+    pid = name.removeprefix(PREFIX).split("x", 1)[0]
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except OSError:
+        return False
+    return True
 
 
 async def _seed(target: DatabaseTarget) -> None:

@@ -47,7 +47,9 @@ class Served:
         words = ran.stdout.split()
         return words[-1] if ran.rc == 0 and words else None
 
-    def raw(self, method: str, path: str, token: str | None = None, json: Any = None) -> httpx.Response:
+    def raw(
+        self, method: str, path: str, token: str | None = None, json: Any = None
+    ) -> httpx.Response:
         """One plain HTTP request, as an attacker without the sdk would send it."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.request(method, self.url + path, json=json, headers=headers, timeout=120)

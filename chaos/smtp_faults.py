@@ -12,13 +12,13 @@ from collections import Counter
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from checkpoints.database import DatabaseTarget
 from chaos import probe
 from chaos.golden import Path, answer_of, new_thread, paths
 from chaos.proc import cli
 from chaos.scratch import Scratch
 from chaos.smtp_servers import FaultySink, Mode, free_port
 from chaos.tally import Outcome, Tally
+from checkpoints.database import DatabaseTarget
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class SmtpCase:
     """SMTP during the run, then SMTP during the worker (`None`: unset, `down`: nobody listens)."""
 
     name: str
-    during_run: Mode | None | str
+    during_run: Mode | str | None
     during_worker: Mode | str
 
 
@@ -55,7 +55,9 @@ def run_case(scratch: Scratch, path: Path, case: SmtpCase) -> Outcome:
     with ExitStack() as stack:
         sinks: list[FaultySink] = []
         run_env = _smtp_env(stack, sinks, case.during_run)
-        worker_env = run_env if case.during_worker == "same" else _smtp_env(stack, sinks, case.during_worker)
+        worker_env = (
+            run_env if case.during_worker == "same" else _smtp_env(stack, sinks, case.during_worker)
+        )
         ran = cli(scratch.env(target, **run_env), "run", "--user-id", path.user_id,
                   "--thread-id", new_thread("smtp"), path.text)  # fmt: skip
         if ran.traceback or ran.rc != 0:
@@ -69,7 +71,7 @@ def run_case(scratch: Scratch, path: Path, case: SmtpCase) -> Outcome:
     return outcome
 
 
-def _smtp_env(stack: ExitStack, sinks: list[FaultySink], mode: Mode | None | str) -> dict[str, str]:
+def _smtp_env(stack: ExitStack, sinks: list[FaultySink], mode: Mode | str | None) -> dict[str, str]:
     if mode is None:
         return {}
     if mode == "down":

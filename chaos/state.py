@@ -35,8 +35,10 @@ async def _report(target: DatabaseTarget, thread_id: str) -> RunReport | None:
 
 async def _values(target: DatabaseTarget, thread_id: str) -> dict[str, Any]:
     async with AsyncPostgresSaver.from_conn_string(target.url) as saver:
-        snapshot = await _graph().compile(checkpointer=saver).aget_state(
-            {"configurable": {"thread_id": thread_id}}
+        snapshot = (
+            await _graph()
+            .compile(checkpointer=saver)
+            .aget_state({"configurable": {"thread_id": thread_id}})
         )
     return dict(snapshot.values or {})
 
