@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chaos import probe
+from chaos.approver import OPERATOR, approver_kwargs, takes_approver
 from chaos.golden import new_thread
 from chaos.proc import cli
 from chaos.served import Served
@@ -78,24 +79,21 @@ CLI_CASES: dict[str, Callable[[Ctx], Outcome]] = {
 
 
 async def api_customer_approves(ctx: Ctx) -> Outcome:
-    """The Python API with the customer as approver (or no approver, where none can be given)."""
+    """The Python API with the customer as approver (anonymous where no approver can be given)."""
     user, order = next(ctx.subjects)
     async with open_database(target=ctx.target) as db:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
         first = await run_request(graph, sctx, text=CANCEL.format(order=order), user_id=user)
-        customer = Identity("customer", user)
-        try:
-            await resume_thread(graph, sctx, first.thread_id, decision="approve", approver=customer)  # type: ignore[call-arg]
-        except TypeError:  # no way to say who approves: the decision is anonymous
-            await resume_thread(graph, sctx, first.thread_id, decision="approve")
-        except Exception:
-            pass
-    return _verdict(
-        "api_customer_approves",
-        cancelled(ctx, order),
-        "the Python API let the customer (or nobody) approve",
+        with contextlib.suppress(Exception):  # a refusal is the defence working
+            await resume_thread(graph, sctx, first.thread_id, decision="approve",
+                                **approver_kwargs(Identity("customer", user)))  # fmt: skip
+    how = (
+        "the customer approved their own cancel"
+        if takes_approver()
+        else "an anonymous approval (no approver) ran"
     )
+    return _verdict("api_customer_approves", cancelled(ctx, order), how)
 
 
 async def runtime_forged_approval(ctx: Ctx) -> Outcome:
@@ -127,7 +125,11 @@ async def runtime_reused_approval(ctx: Ctx) -> Outcome:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
         first = await run_request(graph, sctx, text=CANCEL.format(order=order), user_id=user)
-        await resume_thread(graph, sctx, first.thread_id, decision="approve")
+        await resume_thread(
+            graph, sctx, first.thread_id, decision="approve", **approver_kwargs(OPERATOR)
+        )
+        if not cancelled(ctx, order):
+            raise RuntimeError("the operator's own approval did not run; nothing to reuse")
         used = first.interrupts[0]["id"] if first.interrupts else "apr-none"
         request = _cancel_request(order, user).model_copy(
             update={"run_id": "run-" + uuid.uuid4().hex[:8]}

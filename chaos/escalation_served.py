@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from langgraph_sdk.schema import Command
 
 from chaos.served import ASSISTANT, Served
 from chaos.tally import Outcome
@@ -68,17 +70,22 @@ def customer_self_approves(ctx: Ctx) -> Outcome:
     outcome = Outcome("served_customer_self_approves")
     served = _served(ctx)
     user, order = next(ctx.subjects)
-    client = served.client(served.token("--customer", user))
+    token = served.token("--customer", user)
+    client = served.client(token)
     try:
         thread = client.threads.create()["thread_id"]
         first = client.runs.wait(
             thread, ASSISTANT, input={"text": CANCEL.format(order=order), "user_id": user}
         )
-        client.runs.wait(
-            thread, ASSISTANT, command={"resume": {_request_id(first): {"decision": "approve"}}}
-        )
-    except httpx.HTTPStatusError:
-        pass
+    except httpx.HTTPStatusError as exc:
+        if token is not None:
+            outcome.fail(
+                f"the customer's own request was refused ({exc.response.status_code}); nothing tested"
+            )
+        return outcome
+    resume: Command = {"resume": {_request_id(first): {"decision": "approve"}}}
+    with contextlib.suppress(httpx.HTTPStatusError):  # a 403 is the defence working
+        client.runs.wait(thread, ASSISTANT, command=resume)
     if cancelled(ctx, order):
         outcome.bad("escalations", f"the customer approved the cancel of their own {order}")
     return outcome

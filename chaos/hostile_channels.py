@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from chaos import probe
+from chaos.approver import OPERATOR, approver_kwargs
 from chaos.golden import new_thread
 from chaos.inputs import Hostile, fill_request
 from chaos.proc import cli
@@ -134,9 +135,9 @@ async def _api_resume(graph: Any, ctx: Any, thread: str, value: Any) -> Any:
     if isinstance(value, dict) and len(value) == 1:
         rid, d = next(iter(value.items()))
         d = d if isinstance(d, dict) else {"decision": d}
-        return await resume_thread(graph, ctx, thread, decision=d.get("decision"), request_id=rid,  # type: ignore[arg-type]  # hostile on purpose
+        return await resume_thread(graph, ctx, thread, decision=d.get("decision"), request_id=rid, **approver_kwargs(OPERATOR),  # type: ignore[arg-type]  # hostile on purpose
                                    args=d.get("args"), message=d.get("message"))  # fmt: skip
-    return await resume_thread(graph, ctx, thread, decision=value)
+    return await resume_thread(graph, ctx, thread, decision=value, **approver_kwargs(OPERATOR))
 
 
 def _request(interrupts: list[dict[str, Any]]) -> str:
@@ -145,11 +146,30 @@ def _request(interrupts: list[dict[str, Any]]) -> str:
 
 def served_outcomes(scratch: Scratch, w: World, cases: list[Hostile]) -> list[Outcome]:
     with serve(scratch.env(w.target)) as served:
+        if problem := _control(w, served):
+            return [Outcome(h.name, ok=False, notes=[problem]) for h in cases]
         resumers = iter(w.resumers)
         return [
             _served_case(w, served, h, next(resumers) if h.resume is not None else None)
             for h in cases
         ]
+
+
+def _control(w: World, served: Served) -> str:
+    """The customer's own plain request must work, or no hostile case proves anything."""
+    client = served.client(served.token("--customer", w.me.user_id))
+    try:
+        thread = client.threads.create()["thread_id"]
+        result = client.runs.wait(
+            thread,
+            ASSISTANT,
+            input={"text": f"Where is my order {w.mine}?", "user_id": w.me.user_id},
+        )
+    except Exception as exc:
+        return f"the served graph refused the customer's own request: {type(exc).__name__}: {str(exc)[:120]}"
+    if not isinstance(result, dict) or not result.get("answer"):
+        return f"the customer's own request got no answer: {str(result)[:120]}"
+    return ""
 
 
 def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] | None) -> Outcome:

@@ -8,6 +8,7 @@ customer (with a pending order `theirs`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,7 +138,8 @@ def _forged_resumes(request_id: str, victim: Person) -> list[Hostile]:
 
 
 def _said(case: Hostile) -> Hostile:
-    said = case.text if isinstance(case.text, str) else ""
+    # What the customer typed themselves: echoing it back is no leak.
+    said = case.text if isinstance(case.text, str) else json.dumps(case.resume, ensure_ascii=False)
     return Hostile(case.name, case.text, case.user_id, case.resume, case.channels, said)
 
 

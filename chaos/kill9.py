@@ -52,6 +52,8 @@ def run(scratch: Scratch, *, sample: bool = False, workers: int = 2) -> Tally:
     tally = Tally("kill9")
     cases: list[tuple[Path, Baseline, KillPoint]] = []
     for path in paths(scratch):
+        if sample and path.name not in _SAMPLE:
+            continue
         base = record(scratch, path)
         cases += [(path, base, p) for p in kill_points(path, base)]
     if sample:
