@@ -77,22 +77,24 @@ def cli_acting_after(
     env: dict[str, str], lines: int, action: Callable[[subprocess.Popen[str]], object], *args: str
 ) -> Ran:
     """Run the CLI and call `action(process)` once, right after its `lines`-th progress line."""
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "rolegraph_cli", *args],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    err: list[str] = []
-    reader = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
-    reader.start()
-    seen, out, acted = 0, [], False
-    for line in proc.stdout:  # type: ignore[union-attr]
-        out.append(line)
-        seen += line.startswith(PROGRESS)
-        if seen >= lines and not acted:
-            action(proc)
-            acted = True
-    rc = proc.wait(timeout=TIMEOUT_S)
-    reader.join(timeout=10)
+    ) as proc:  # fmt: skip
+        assert proc.stdout is not None and proc.stderr is not None
+        stderr = proc.stderr
+        err: list[str] = []
+        reader = threading.Thread(target=lambda: err.append(stderr.read()), daemon=True)
+        reader.start()
+        seen, out, acted = 0, [], False
+        for line in proc.stdout:
+            out.append(line)
+            seen += line.startswith(PROGRESS)
+            if seen >= lines and not acted:
+                action(proc)
+                acted = True
+        rc = proc.wait(timeout=TIMEOUT_S)
+        reader.join(timeout=10)
     return Ran(rc, "".join(out), "".join(err), killed=rc == -signal.SIGKILL)
 
 
