@@ -41,6 +41,7 @@ def leaks(text: str, me: Person, *, said: str = "", victims: Iterable[Person] = 
             for v in victim.identifiers()
             if v and v in text and v not in said
         ]
-    if match := INTERNAL.search(text):
-        found.append(f"internal error text {match.group(0)!r}")
+    for match in INTERNAL.finditer(text):
+        if match.group(0) not in said:
+            found.append(f"internal error text {match.group(0)!r}")
     return sorted(set(found))

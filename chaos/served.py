@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ class Served:
 
     url: str
     env: dict[str, str]
+    _tokens: dict[tuple[str, ...], str | None] = field(default_factory=dict)
 
     def client(self, token: str | None) -> SyncLangGraphClient:
         headers = {"Authorization": f"Bearer {token}"} if token else None
@@ -43,9 +44,11 @@ class Served:
 
     def token(self, *who: str) -> str | None:
         """`rolegraph tokens issue --customer U` / `--operator NAME`; None when unavailable."""
-        ran = cli(self.env, "tokens", "issue", *who)
-        words = ran.stdout.split()
-        return words[-1] if ran.rc == 0 and words else None
+        if who not in self._tokens:
+            ran = cli(self.env, "tokens", "issue", *who)
+            words = ran.stdout.split()
+            self._tokens[who] = words[-1] if ran.rc == 0 and words else None
+        return self._tokens[who]
 
     def raw(
         self, method: str, path: str, token: str | None = None, json: Any = None
