@@ -54,7 +54,8 @@ class World:
 
     def scan(self, outcome: Outcome, text: str, me: probe.Person, said: str) -> None:
         for leak in leaks(text, me, said=said, victims=[self.victim]):
-            outcome.bad("leaks", leak)
+            if not any(leak in note for note in outcome.notes):  # once per case, however often seen
+                outcome.bad("leaks", leak)
 
 
 def world(scratch: Scratch, label: str, n_resumers: int) -> World:
