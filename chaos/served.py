@@ -37,10 +37,20 @@ class Served:
     url: str
     env: dict[str, str]
     _tokens: dict[tuple[str, ...], str | None] = field(default_factory=dict)
+    _clients: dict[str | None, SyncLangGraphClient] = field(default_factory=dict)
 
     def client(self, token: str | None) -> SyncLangGraphClient:
-        headers = {"Authorization": f"Bearer {token}"} if token else None
-        return get_sync_client(url=self.url, api_key=None, headers=headers, timeout=120)
+        """An sdk client sending `token` (none: anonymous); one per token, closed with the server."""
+        if token not in self._clients:
+            headers = {"Authorization": f"Bearer {token}"} if token else None
+            self._clients[token] = get_sync_client(
+                url=self.url, api_key=None, headers=headers, timeout=120
+            )
+        return self._clients[token]
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            client.close()
 
     def token(self, *who: str) -> str | None:
         """`rolegraph tokens issue --customer U` / `--operator NAME`; None when unavailable."""
@@ -76,7 +86,11 @@ def serve(env: dict[str, str]) -> Iterator[Served]:
             try:
                 url = f"http://127.0.0.1:{port}"
                 _wait_ready(proc, url, log)
-                yield Served(url, env)
+                served = Served(url, env)
+                try:
+                    yield served
+                finally:
+                    served.close()
             finally:
                 _stop(proc)
 
