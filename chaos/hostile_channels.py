@@ -179,23 +179,10 @@ def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] 
     client = served.client(served.token("--customer", owner))
     before = probe.fingerprint(w.target)
     try:
-        thread = client.threads.create()["thread_id"]
-        if resumer is None:
-            user = h.user_id if h.user_id is not None else owner
-            result = client.runs.wait(thread, ASSISTANT, input={"text": h.text, "user_id": user})
-        else:
-            first = client.runs.wait(
-                thread, ASSISTANT, input={"text": CANCEL.format(order=resumer[1]), "user_id": owner}
-            )
-            value = fill_request(h.resume, _served_request(first))
-            result = client.runs.wait(thread, ASSISTANT, command={"resume": value})
-        w.scan(outcome, json.dumps(result, default=str, ensure_ascii=False), me, h.said)
-        w.scan(
-            outcome,
-            json.dumps(client.threads.get_state(thread), default=str, ensure_ascii=False),
-            me,
-            h.said,
-        )
+        thread, result = _served_send(client, h, owner, resumer)
+        state = client.threads.get_state(thread)
+        for seen in (result, state):
+            w.scan(outcome, json.dumps(seen, default=str, ensure_ascii=False), me, h.said)
     except httpx.HTTPStatusError as exc:
         if exc.response.status_code >= 500:
             outcome.bad("crashes", f"HTTP {exc.response.status_code}: {exc.response.text[:120]}")
@@ -205,6 +192,20 @@ def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] 
     # A customer's resume is no operator approval: their own rows may not move either.
     w.judge(outcome, before, owner, operator=False)
     return outcome
+
+
+def _served_send(
+    client: Any, h: Hostile, owner: str, resumer: tuple[str, str] | None
+) -> tuple[str, Any]:
+    """Send the hostile run, or my pending cancel and then the hostile resume value."""
+    thread = client.threads.create()["thread_id"]
+    if resumer is None:
+        user = h.user_id if h.user_id is not None else owner
+        return thread, client.runs.wait(thread, ASSISTANT, input={"text": h.text, "user_id": user})
+    text = CANCEL.format(order=resumer[1])
+    first = client.runs.wait(thread, ASSISTANT, input={"text": text, "user_id": owner})
+    value = fill_request(h.resume, _served_request(first))
+    return thread, client.runs.wait(thread, ASSISTANT, command={"resume": value})
 
 
 def _served_request(result: Any) -> str:

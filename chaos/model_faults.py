@@ -88,6 +88,16 @@ def _case(
         outcome.bad(
             "stuck", f"one request took {took:.0f}s with a {MODEL_TIMEOUT_S}s model timeout"
         )
+    _against_rules(outcome, got, want)
+    if changed := _changed(before, probe.fingerprint(target)):
+        outcome.bad("unauthorized", f"rows changed without approval: {changed}", len(changed))
+    for leak in leaks(str(got.get("answer") or ""), me, said=text):
+        outcome.bad("leaks", leak)
+    return outcome
+
+
+def _against_rules(outcome: Outcome, got: dict[str, Any], want: dict[str, Any]) -> None:
+    """Same status, same writes as the rules tier for the same words."""
     if got.get("status") != want.get("status"):
         outcome.fail(f"status {got.get('status')} where the rules tier says {want.get('status')}")
     extra, missing = writes(got) - writes(want), writes(want) - writes(got)
@@ -97,11 +107,6 @@ def _case(
         outcome.bad(
             "lost", f"writes the words support were dropped: {sorted(missing)}", len(missing)
         )
-    if changed := _changed(before, probe.fingerprint(target)):
-        outcome.bad("unauthorized", f"rows changed without approval: {changed}", len(changed))
-    for leak in leaks(str(got.get("answer") or ""), me, said=text):
-        outcome.bad("leaks", leak)
-    return outcome
 
 
 def writes(report: dict[str, Any]) -> set[str]:
