@@ -176,11 +176,11 @@ def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] 
     outcome = Outcome(h.name)
     owner = resumer[0] if resumer else w.me.user_id
     me = w.me if resumer is None else probe.person(w.target, owner)
-    client = served.client(served.token("--customer", owner))
+    token = served.token("--customer", owner)
     before = probe.fingerprint(w.target)
     try:
-        thread, result = _served_send(client, h, owner, resumer)
-        state = client.threads.get_state(thread)
+        thread, result = _served_send(served, token, h, owner, resumer)
+        state = served.client(token).threads.get_state(thread)
         for seen in (result, state):
             w.scan(outcome, json.dumps(seen, default=str, ensure_ascii=False), me, h.said)
     except httpx.HTTPStatusError as exc:
@@ -195,17 +195,17 @@ def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] 
 
 
 def _served_send(
-    client: Any, h: Hostile, owner: str, resumer: tuple[str, str] | None
+    served: Served, token: str | None, h: Hostile, owner: str, resumer: tuple[str, str] | None
 ) -> tuple[str, Any]:
     """Send the hostile run, or my pending cancel and then the hostile resume value."""
-    thread = client.threads.create()["thread_id"]
+    thread = served.client(token).threads.create()["thread_id"]
     if resumer is None:
         user = h.user_id if h.user_id is not None else owner
-        return thread, client.runs.wait(thread, ASSISTANT, input={"text": h.text, "user_id": user})
+        return thread, served.wait_run(thread, token, {"input": {"text": h.text, "user_id": user}})
     text = CANCEL.format(order=resumer[1])
-    first = client.runs.wait(thread, ASSISTANT, input={"text": text, "user_id": owner})
+    first = served.wait_run(thread, token, {"input": {"text": text, "user_id": owner}})
     value = fill_request(h.resume, _served_request(first))
-    return thread, client.runs.wait(thread, ASSISTANT, command={"resume": value})
+    return thread, served.wait_run(thread, token, {"command": {"resume": value}})
 
 
 def _served_request(result: Any) -> str:

@@ -7,6 +7,7 @@ gets through counts against the project (fail closed).
 
 from __future__ import annotations
 
+import json as stdlib_json
 import os
 import signal
 import subprocess
@@ -59,6 +60,24 @@ class Served:
             words = ran.stdout.split()
             self._tokens[who] = words[-1] if ran.rc == 0 and words else None
         return self._tokens[who]
+
+    def wait_run(self, thread: str, token: str | None, body: dict[str, Any]) -> Any:
+        """`POST /threads/T/runs/wait` with `body` encoded by the stdlib `json`, which (unlike
+        the sdk's orjson) sends lone surrogates and deep nesting as they are, so the server,
+        not the client, meets them. A run that raised comes back as `__error__`: re-raised."""
+        headers = {"Content-Type": "application/json"}
+        headers |= {"Authorization": f"Bearer {token}"} if token else {}
+        response = httpx.post(
+            f"{self.url}/threads/{thread}/runs/wait",
+            content=stdlib_json.dumps({"assistant_id": ASSISTANT, **body}),
+            headers=headers,
+            timeout=120,
+        )
+        response.raise_for_status()
+        result = response.json()
+        if isinstance(result, dict) and "__error__" in result:
+            raise RuntimeError(f"run failed on the server: {str(result['__error__'])[:160]}")
+        return result
 
     def raw(
         self, method: str, path: str, token: str | None = None, json: Any = None
