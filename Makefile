@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check fmt lint types arch studio bench clean
+.PHONY: demo test check fmt lint types arch studio bench chaos clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,6 +31,10 @@ studio: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_skill_chain
+
+# The fault and abuse campaign (issue 7 §8): one line per category; non-zero exit on any bad count.
+chaos: $(STAMP)
+	$(BIN)/python -m chaos
 
 fmt: $(STAMP)
 	$(BIN)/ruff format .

@@ -150,6 +150,8 @@ async def resume_thread(
     answer = _decision(decision, args, clean_message(decision, message))
     async with thread_lock(ctx.pool, thread_id):
         current = await report(graph, thread_id)
+        if actor.subject == current.user_id:
+            raise InvalidArgument(f"{actor.label} cannot approve their own request")
         if current.status == "crashed":
             raise InvalidArgument(
                 f"thread {thread_id!r} stopped before its end; continue it first with"

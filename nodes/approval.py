@@ -51,7 +51,8 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dic
     await record_requests(ctx.pool, thread_id, pending, state.get("user_id"))
     answer = interrupt([p.model_dump(mode="json") for p in pending])
     approver = identity_of(get_config())
-    if approver is None or not approver.is_operator:
+    if approver is None or not approver.is_operator or approver.subject == state.get("user_id"):
+        # Never for their own action: an operator named like the customer is refused too.
         await _audit_refused(ctx, state, thread_id, approver)
         who = approver.label if approver else "an unauthenticated caller"
         return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from checkpoints import ledger
+from skills.faults import crash_point
 
 
 def utc_now() -> datetime:
@@ -38,6 +39,7 @@ class RuntimeContext:
         """
         if self.idempotency_key is not None:
             await ledger.finish(conn, self.idempotency_key, "succeeded", payload)
+        crash_point("before_effect_commit")  # both written, neither committed
 
     def for_user(self, user_id: str | None) -> RuntimeContext:
         """The same dependencies on behalf of another user."""

@@ -64,6 +64,7 @@ class IdempotencyLedger:
                 if existing is not None and existing.state == "started":
                     existing = await self._reconcile(conn, call, existing, lease)
             if existing is None:
+                crash_point("after_ledger_claim")
                 return await self._run_owned(call, next, key)
             if existing.state == "succeeded":
                 return _replay(call, existing)

@@ -13,7 +13,6 @@ from typing import Any
 
 from skills.contract import RiskLevel, SkillContext
 from skills.errors import OwnershipError
-from skills.faults import crash_point
 from skills.retail.arguments import Args, parse_args
 
 DbTool = Callable[[Any, dict[str, Any], SkillContext], Awaitable[Any]]
@@ -75,7 +74,6 @@ class WriteExecutor(ReadExecutor):
             payload = await self._tool(conn, args, ctx)
             # The change and the ledger's record of it commit together.
             await ctx.record_effect(conn, payload)
-            crash_point("before_effect_commit")
             return payload
 
 

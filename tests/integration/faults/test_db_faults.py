@@ -138,7 +138,11 @@ def test_connections_cut_mid_run_end_in_one_line_or_an_answer(
     assert cuts >= 1, "the run ended before any connection was cut"
     assert proc.returncode in (0, 2), (proc.returncode, err)
     if proc.returncode == 2:
-        assert "lost the database connection" in _one_error_line(err)
+        # Connections cut faster than the pool replaces them end either way.
+        line = _one_error_line(err)
+        assert (
+            "lost the database connection" in line or "no database connection became free" in line
+        )
     else:
         assert "Traceback" not in err
     listed = run_cli(db_env, "threads", "list")

@@ -177,3 +177,16 @@ async def test_explicit_handoff_is_an_escalation_the_human_answers(support: Supp
     assert done.status == "completed"
     assert "We will call you today." in done.answer
     assert (await report(support.graph, first.thread_id)).interrupts == []
+
+
+async def test_an_operator_named_like_the_customer_cannot_approve(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=12)
+    first = await run_request(
+        support.graph, support.ctx, text=f"cancel {order}, ordered by mistake", user_id=user
+    )
+    with pytest.raises(InvalidArgument, match="cannot approve their own request"):
+        await resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="approve",
+            actor=Identity("operator", user),
+        )  # fmt: skip
+    assert await order_status(support.db.pool, order) == "pending"
