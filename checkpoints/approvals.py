@@ -77,6 +77,7 @@ async def record_decision(
     decided_by: str,
     args: dict[str, Any] | None,
     args_hash: str | None,
+    message: str | None = None,
 ) -> bool:
     """Record an operator's decision on a pending request, with what will run.
 
@@ -85,11 +86,44 @@ async def record_decision(
     """
     cur = await conn.execute(
         "UPDATE approvals SET status = %s, decided_args = %s, decided_hash = %s,"
-        " decided_by = %s, decided_at = now() WHERE request_id = %s AND status = 'pending'"
-        " RETURNING request_id",
-        (status, Jsonb(args) if args is not None else None, args_hash, decided_by, request_id),
+        " decided_by = %s, decided_message = %s, decided_at = now()"
+        " WHERE request_id = %s AND status = 'pending' RETURNING request_id",
+        (
+            status,
+            Jsonb(args) if args is not None else None,
+            args_hash,
+            decided_by,
+            message,
+            request_id,
+        ),
     )
     return await cur.fetchone() is not None
+
+
+@dataclass(frozen=True)
+class RecordedDecision:
+    """An operator's decision as the table holds it."""
+
+    request_id: str
+    status: DecisionStatus
+    args: dict[str, Any] | None
+    message: str | None
+
+
+async def recorded_decisions(
+    conn: psycopg.AsyncConnection[DictRow], thread_id: str, request_ids: list[str]
+) -> list[RecordedDecision]:
+    """Operators' decisions already recorded for these requests of `thread_id`."""
+    cur = await conn.execute(
+        "SELECT request_id, status, decided_args, decided_message FROM approvals"
+        " WHERE thread_id = %s AND request_id = ANY(%s) AND status <> 'pending'"
+        " AND decided_by LIKE 'operator:%%'",
+        (thread_id, request_ids),
+    )
+    return [
+        RecordedDecision(r["request_id"], r["status"], r["decided_args"], r["decided_message"])
+        for r in await cur.fetchall()
+    ]
 
 
 async def record_granted(

@@ -163,6 +163,11 @@ async def resume_thread(
 
 
 def _decision(decision: str, args: dict[str, Any] | None, message: str | None) -> HumanDecision:
+    if decision not in ("approve", "reject", "edit", "reply"):
+        raise InvalidArgument(
+            f"unknown decision {str(decision)[:40]!r}; use approve, reject, edit (with --args)"
+            " or reply (with --message)"
+        )
     try:
         return HumanDecision(decision=decision, args=args, message=message)  # type: ignore[arg-type]
     except ValidationError as exc:
@@ -184,8 +189,8 @@ def _checked(
     edited = normalised_edit(ctx.registry, request, answer.args or {})
     if edited is None:
         raise InvalidArgument(
-            f"the edited arguments are not valid for {request.skill}; pass every argument it"
-            f" needs, e.g. the request's own: {raw['args']}"
+            f"the edited arguments are not valid for {request.skill}: pass every argument it"
+            f" needs and keep the record it acts on, e.g. the request's own: {raw['args']}"
         )
     return answer.model_copy(update={"args": edited}).model_dump(mode="json")
 
@@ -246,8 +251,10 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
     interrupts = [_public(r) for i in snapshot.interrupts for r in (i.value or [])]
     if interrupts and not await _resume_queued(graph, config):
         status = "interrupted"
-    elif snapshot.next:
-        status = "crashed"  # the last run died (killed, or a node raised) before its end
+    elif snapshot.next or snapshot.tasks:
+        # The last run died (killed, or a node raised) before its end; `tasks`
+        # also holds the `Send` fan-out that `next` leaves out.
+        status = "crashed"
     else:
         status = values.get("status") or "failed"
     return RunReport(

@@ -30,6 +30,7 @@ from nodes.identity import Identity, identity_of
 from nodes.inputs import value_problem
 from nodes.state import SupportState
 from skills.errors import SkillError
+from skills.faults import crash_point
 from skills.hashing import args_hash
 from skills.registry import SkillRegistry
 
@@ -48,6 +49,11 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dic
         return {}
     ctx = runtime.context
     thread_id = current_thread_id()
+    recorded = await _recorded(ctx, thread_id, pending)
+    if recorded:
+        # Decided before a crash lost the checkpoint that carried the answer:
+        # apply the operator's recorded decision instead of asking again.
+        return apply_decisions(pending, recorded)
     await record_requests(ctx.pool, thread_id, pending, state.get("user_id"))
     answer = interrupt([p.model_dump(mode="json") for p in pending])
     approver = identity_of(get_config())
@@ -58,7 +64,24 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dic
         return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
     decisions = parse_decisions(answer, pending, ctx.registry)
     await record_decisions(ctx, state, thread_id, pending, decisions, approver)
+    crash_point("after_decision_recorded")
     return apply_decisions(pending, decisions)
+
+
+async def _recorded(
+    ctx: SupportContext, thread_id: str, pending: list[ApprovalRequest]
+) -> dict[str, HumanDecision]:
+    async with ctx.pool.connection() as conn:
+        rows = await approvals.recorded_decisions(conn, thread_id, [p.id for p in pending])
+    verbs = {status: verb for verb, status in _STATUS.items()}
+    return {
+        r.request_id: HumanDecision(
+            decision=verbs[r.status],  # type: ignore[arg-type]
+            args=r.args if r.status == "edited" else None,
+            message=r.message,
+        )
+        for r in rows
+    }
 
 
 def parse_decisions(
@@ -107,13 +130,19 @@ def _valid_decision(
 def normalised_edit(
     registry: SkillRegistry, request: ApprovalRequest, args: dict[str, Any]
 ) -> dict[str, Any] | None:
-    """The edited arguments as the skill normalises them, or None if it refuses them."""
+    """The edited arguments as the skill normalises them, or None if the skill
+    refuses them or they name another record than the request did."""
     if request.skill is None:
         return None
+    skill = registry.get(request.skill)
     try:
-        return registry.get(request.skill).executor.validate_input(args)
+        edited = skill.executor.validate_input(args)
     except SkillError:
         return None
+    targets = [n for n, spec in skill.metadata.parameters.items() if spec.target]
+    if any(edited.get(n) != request.args.get(n) for n in targets):
+        return None  # an edit never moves a call onto another record
+    return edited
 
 
 def apply_decisions(
@@ -206,6 +235,7 @@ async def record_decisions(
                 decided_by=approver.label,
                 args=ran,
                 args_hash=hashed,
+                message=d.message,
             )
             if not recorded:
                 continue  # decided before a crash; this re-run applies the same answer

@@ -28,6 +28,9 @@ class ParameterSpec(_Frozen):
     type: str
     description: str = ""
     required: bool = True
+    target: bool = False
+    """Names the record the call acts on: an operator's edit may change how a
+    call acts, never on whose record (that is a new request, not an edit)."""
 
 
 class ErrorPolicy(_Frozen):

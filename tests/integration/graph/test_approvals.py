@@ -99,6 +99,12 @@ async def test_edited_args_are_revalidated_and_run(support: Support) -> None:
             support.graph, support.ctx, first.thread_id, decision="edit",
             args={"order_id": order, "reason": "because I said so"}, actor=OPERATOR,
         )  # fmt: skip
+    _, (theirs,) = await user_with_orders(support.db.pool, "pending", skip=13)
+    with pytest.raises(InvalidArgument, match="keep the record it acts on"):
+        await resume_thread(
+            support.graph, support.ctx, first.thread_id, decision="edit",
+            args={"order_id": theirs, "reason": "no longer needed"}, actor=OPERATOR,
+        )  # fmt: skip
     with pytest.raises(InvalidArgument, match="edit needs the edited arguments"):
         await resume_thread(
             support.graph, support.ctx, first.thread_id, decision="edit", args={}, actor=OPERATOR

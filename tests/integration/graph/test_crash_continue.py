@@ -81,3 +81,24 @@ async def test_a_kill_before_the_ledger_row_completes_reruns_the_absent_write(
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1])["status"] == "completed"
     assert await order_status(retail_db.pool, order) == "cancelled"
+
+
+async def test_a_decision_recorded_before_a_kill_is_applied_not_asked_again(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    order, thread = await _approve_and_die(retail_db, db_env, 6, "after_decision_recorded")
+    assert await order_status(retail_db.pool, order) == "pending"
+    done = run_cli(db_env, "resume", "--json", thread)
+    if done.returncode == 2:  # the resume's checkpoint did not survive: the operator answers again
+        assert "waiting for a decision" in done.stderr
+        done = run_cli(db_env, "resume", "--json", thread, "--decision", "approve")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout.splitlines()[-1])
+    assert final["status"] == "completed" and not final["interrupts"]
+    assert await order_status(retail_db.pool, order) == "cancelled"
+    async with retail_db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM audit_events WHERE thread_id = %s AND status = 'approved'",
+            (thread,),
+        )
+        assert (await cur.fetchone())["n"] == 1  # type: ignore[index]  # one decision, recorded once

@@ -28,9 +28,7 @@ async def _pending_cancel(support: Support, skip: int) -> tuple[str, str, Any]:
 
 async def test_malformed_resume_is_refused_and_the_thread_stays_resumable(support: Support) -> None:
     _, order, first = await _pending_cancel(support, skip=10)
-    with pytest.raises(
-        InvalidArgument, match="cannot approved like this: Input should be 'approve'"
-    ):
+    with pytest.raises(InvalidArgument, match="unknown decision 'approved'; use approve, reject"):
         await resume_thread(
             support.graph, support.ctx, first.thread_id, decision="approved", actor=OPERATOR
         )
