@@ -130,7 +130,8 @@ def status_of(ran: Ran, thread: str) -> str:
     if report is not None:
         return str(report.get("status"))
     prefix = f"thread {thread}: "
-    for line in ran.stdout.splitlines():
+    # The last status line: `run` also prints one when it starts.
+    for line in reversed(ran.stdout.splitlines()):
         if line.startswith(prefix):
             return line[len(prefix) :].strip()
     return "unknown"

@@ -18,7 +18,16 @@ from nodes.contracts import Task, TaskOutcome
 from nodes.planner.replan import can_replan
 from nodes.state import SupportState, plan_of
 
-TRANSIENT = frozenset({"timeout", "network_error", "http_error", "circuit_open", "skill_error"})
+TRANSIENT = frozenset(
+    {
+        "timeout",
+        "network_error",
+        "http_error",
+        "circuit_open",
+        "skill_error",
+        "database_unavailable",
+    }
+)
 # Never retried: a side effect that may or may not have happened goes to a human at once.
 UNKNOWN_OUTCOME = frozenset({"outcome_unknown"})
 MAX_ATTEMPTS = 2

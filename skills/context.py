@@ -30,6 +30,19 @@ class RuntimeContext:
     def now(self) -> datetime:
         return self.clock()
 
+    async def recorded_effect(self, conn: Any) -> tuple[bool, Any]:
+        """(True, payload) when this call's effect already committed under its key.
+
+        Call it first inside the write's transaction: it locks the ledger row,
+        so of an attempt and its retry only one can ever apply the change.
+        """
+        if self.idempotency_key is None:
+            return False, None
+        entry = await ledger.lock_for_effect(conn, self.idempotency_key)
+        if entry is not None and entry.state == "succeeded":
+            return True, entry.result
+        return False, None
+
     async def record_effect(self, conn: Any, payload: Any) -> None:
         """Record the ledger completion on `conn`, inside the caller's transaction.
 

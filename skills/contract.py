@@ -157,6 +157,10 @@ class SkillContext(Protocol):
     @property
     def settings(self) -> Mapping[str, str]: ...
 
+    async def recorded_effect(self, conn: Any) -> tuple[bool, Any]:
+        """Whether this call's effect already committed, and its recorded payload."""
+        ...
+
     async def record_effect(self, conn: Any, payload: Any) -> None:
         """Record the ledger completion inside the caller's open transaction."""
         ...

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import ssl
 
+import psycopg
+import psycopg_pool
 from langgraph.errors import GraphBubbleUp
 
 from skills.contract import ErrorPolicy, SkillMetadata
@@ -52,6 +54,8 @@ def error_code(exc: BaseException) -> str:
     """The stable code written to the audit log and `SkillResult.error_code`."""
     if isinstance(exc, SkillError):
         return exc.code
+    if isinstance(exc, psycopg.OperationalError | psycopg_pool.PoolTimeout):
+        return "database_unavailable"
     if isinstance(exc, ssl.SSLError):
         return "ssl_error"
     if isinstance(exc, json.JSONDecodeError):
@@ -75,6 +79,10 @@ def is_retryable(exc: BaseException, metadata: SkillMetadata) -> bool:
     if isinstance(exc, UpstreamHTTPError) and not exc.retryable:
         return False
     if getattr(exc, "retryable", False) is True:
+        return True
+    if isinstance(exc, psycopg.OperationalError | psycopg_pool.PoolTimeout):
+        # A dropped connection: the pool hands out a fresh one, and a write's
+        # retry first checks the ledger under lock, so it cannot apply twice.
         return True
     policy = policy_for(exc, metadata)
     return policy is not None and policy.action == "retry"

@@ -71,6 +71,9 @@ class WriteExecutor(ReadExecutor):
 
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:
         async with ctx.pool.connection() as conn, conn.transaction():
+            done, recorded = await ctx.recorded_effect(conn)
+            if done:
+                return recorded  # an earlier attempt committed; its COMMIT reply was lost
             payload = await self._tool(conn, args, ctx)
             # The change and the ledger's record of it commit together.
             await ctx.record_effect(conn, payload)

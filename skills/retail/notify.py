@@ -44,6 +44,9 @@ class NotificationExecutor:
         # Without the ledger (a direct call) the arguments name the message.
         key = getattr(ctx, "idempotency_key", None) or "notify:" + args_hash(args)
         async with ctx.pool.connection() as conn, conn.transaction():
+            done, recorded = await ctx.recorded_effect(conn)
+            if done:
+                return dict(recorded)  # an earlier attempt committed; its COMMIT reply was lost
             user = await reads.fetch_user(conn, args["user_id"])
             if user is None:
                 raise RecordNotFound("User not found")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from checkpoints.retail.reads import fetch_order
@@ -193,3 +195,44 @@ async def test_customer_records_need_a_customer_or_a_named_operator(
         _request("get_order_details_v1", {"order_id": OTHER_ORDER}, operator="back-office")
     )
     assert operator.ok and operator.payload["order_id"] == OTHER_ORDER
+
+
+class _CommitReplyLost:
+    """Runs the real write, then fails as a connection dropped at COMMIT would."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+    async def execute(self, args: dict[str, Any], ctx: Any) -> Any:
+        self.calls += 1
+        payload = await self._real.execute(args, ctx)
+        if self.calls == 1:
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return payload
+
+
+async def test_a_write_whose_commit_reply_was_lost_is_retried_without_applying_twice(
+    registry: SkillRegistry, retail_db: Database
+) -> None:
+    skill = registry.get("cancel_pending_order_v1")
+    flaky = _CommitReplyLost(skill.executor)
+    swapped = SkillRegistry([dataclasses.replace(s, executor=flaky) if s is skill else s
+                             for s in registry])  # fmt: skip
+    runtime = _runtime(swapped, retail_db)
+    args = {"order_id": OWN_ORDER, "reason": "no longer needed"}
+    approval = Approval(approval_id="a-lost", skill_id=skill.skill_id, args_hash=args_hash(args))
+    await record_approval(retail_db.pool, approval)
+    result = await runtime.call(
+        _request(skill.skill_id, args, run_id="r-lost", approval=approval, user_id=OWNER)
+    )
+    assert result.ok and result.retries == 1 and flaky.calls == 2
+    async with retail_db.pool.connection() as conn:
+        order = await fetch_order(conn, OWN_ORDER)
+    assert order is not None and order["status"] == "cancelled"
+    refunds = [p for p in order["payment_history"] if p["transaction_type"] == "refund"]
+    payments = [p for p in order["payment_history"] if p["transaction_type"] == "payment"]
+    assert len(refunds) == len(payments)  # the retry replayed; it did not refund again
