@@ -68,12 +68,14 @@ async def claim(
     return await get_entry(conn, key)
 
 
-async def get_entry(conn: psycopg.AsyncConnection[DictRow], key: str) -> LedgerEntry | None:
-    """The entry for `key`, if any."""
+async def get_entry(
+    conn: psycopg.AsyncConnection[DictRow], key: str, *, for_update: bool = False
+) -> LedgerEntry | None:
+    """The entry for `key`, if any; `for_update` locks its row in the caller's transaction."""
     cur = await conn.execute(
         "SELECT key, state, result, created_at, transactional,"
         " coalesce(lease_until < now(), true) AS lease_expired"
-        " FROM idempotency_ledger WHERE key = %s",
+        " FROM idempotency_ledger WHERE key = %s" + (" FOR UPDATE" if for_update else ""),
         (key,),
     )
     row = await cur.fetchone()
@@ -133,27 +135,3 @@ def _dumps(value: Any) -> str:
     # Payloads are meant to be JSON already; a stray datetime or Decimal is
     # stored as text rather than losing the record of a completed effect.
     return json.dumps(value, default=str)
-
-
-async def lock_for_effect(conn: psycopg.AsyncConnection[DictRow], key: str) -> LedgerEntry | None:
-    """Lock `key`'s row inside the caller's transaction and return it.
-
-    A write calls this first: if an earlier attempt under the same key
-    committed (its connection died at COMMIT, say, and a retry came), the row
-    says `succeeded` and the write replays instead of running twice.
-    """
-    cur = await conn.execute(
-        "SELECT key, state, result, created_at, transactional FROM idempotency_ledger"
-        " WHERE key = %s FOR UPDATE",
-        (key,),
-    )
-    row = await cur.fetchone()
-    if row is None:
-        return None
-    return LedgerEntry(
-        row["key"],
-        row["state"],
-        row["result"],
-        row["created_at"],
-        transactional=row["transactional"],
-    )

@@ -118,6 +118,7 @@ async def continue_thread(
     re-runs replays its side effects from the idempotency ledger. A decision
     given before the crash is still queued and is not asked again.
     """
+    thread_id = clean_id(thread_id, name="the thread id")
     async with thread_lock(ctx.pool, thread_id):
         current = await report(graph, thread_id)
         _check_access(actor, current, thread_id)

@@ -14,8 +14,7 @@ from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
 from nodes.failure_text import failure_sentence
 from nodes.intake.rules import mask_pii
-from nodes.planner.binding import as_document
-from nodes.quoting import own_order_ids, quote_data, quote_outcome
+from nodes.quoting import as_document, own_order_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 
 _DONE = {

@@ -90,7 +90,7 @@ def quote_document(doc: Any, *, own_ids: Iterable[str] = ()) -> Any:
 
 def quote_outcome(outcome: TaskOutcome, own_ids: Iterable[str]) -> TaskOutcome:
     """The outcome with its payload's free text quoted, for composing an answer."""
-    quoted = quote_document(_decoded(outcome.payload), own_ids=own_ids)
+    quoted = quote_document(as_document(outcome.payload), own_ids=own_ids)
     return outcome.model_copy(update={"payload": quoted})
 
 
@@ -122,8 +122,8 @@ def order_ids_in(values: Iterable[object]) -> set[str]:
     return found
 
 
-def _decoded(payload: Any) -> Any:
-    # Tool output may arrive as JSON text (MCP tools); quote what it holds.
+def as_document(payload: Any) -> Any:
+    """Tool output as data: JSON text (MCP tools) decoded, anything else as it is."""
     if isinstance(payload, str):
         try:
             return json.loads(payload)

@@ -38,7 +38,7 @@ class RuntimeContext:
         """
         if self.idempotency_key is None:
             return False, None
-        entry = await ledger.lock_for_effect(conn, self.idempotency_key)
+        entry = await ledger.get_entry(conn, self.idempotency_key, for_update=True)
         if entry is not None and entry.state == "succeeded":
             return True, entry.result
         return False, None

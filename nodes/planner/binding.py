@@ -7,13 +7,12 @@ interpreted as instructions.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from nodes.errors import BindingError, PreconditionFailed
-from nodes.quoting import quote_document
+from nodes.quoting import as_document, quote_document
 
 _ADDRESS = re.compile(
     r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
@@ -118,13 +117,3 @@ def summarize_results(results: Mapping[str, Any]) -> str:
         elif doc is not None and not (isinstance(doc, dict) and "email" in doc):
             lines.append(f"{task_id}: {str(doc)[:300]}")
     return "\n".join(lines) or "Your request has been processed."
-
-
-def as_document(payload: Any) -> Any:
-    """Tool output as data: JSON text decoded, anything else as it is."""
-    if isinstance(payload, str):
-        try:
-            return json.loads(payload)
-        except ValueError:
-            return payload
-    return payload
