@@ -14,8 +14,8 @@ import sys
 import time
 import uuid
 
-from checkpoints.retail.seed import ensure_reference_data
 from checkpoints.runtime import open_database
+from domains.retail.storage.seed import ensure_reference_data
 from nodes.bootstrap import build_support_context
 from skills.context import RuntimeContext
 from skills.contract import SkillRequest

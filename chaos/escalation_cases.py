@@ -18,6 +18,7 @@ from checkpoints.database import DatabaseTarget
 from checkpoints.runtime import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
+from nodes.domain import load_domain
 from nodes.identity import Identity
 from skills.contract import Approval, SkillRequest
 from skills.errors import ApprovalRequired
@@ -81,7 +82,7 @@ CLI_CASES: dict[str, Callable[[Ctx], Outcome]] = {
 async def api_customer_approves(ctx: Ctx) -> Outcome:
     """The Python API with the customer as approver (anonymous where no approver can be given)."""
     user, order = next(ctx.subjects)
-    async with open_database(target=ctx.target) as db:
+    async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
         first = await run_request(graph, sctx, text=CANCEL.format(order=order), user_id=user)
@@ -99,7 +100,7 @@ async def api_customer_approves(ctx: Ctx) -> Outcome:
 async def runtime_forged_approval(ctx: Ctx) -> Outcome:
     """`SkillRequest(user_id=None, approval=Approval("apr-forged", ...))` straight into the runtime."""
     _, order = next(ctx.subjects)
-    async with open_database(target=ctx.target) as db:
+    async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
         runtime = (await build_support_context(db.pool, env={})).runtime
         request = _cancel_request(order, None)
         hashed = await _hash_of(runtime, request)
@@ -121,7 +122,7 @@ async def runtime_forged_approval(ctx: Ctx) -> Outcome:
 async def runtime_reused_approval(ctx: Ctx) -> Outcome:
     """An approval an operator gave for one call, presented again for another call."""
     user, order = next(ctx.subjects)
-    async with open_database(target=ctx.target) as db:
+    async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
         first = await run_request(graph, sctx, text=CANCEL.format(order=order), user_id=user)
@@ -152,7 +153,7 @@ async def compensate_foreign_notification(ctx: Ctx) -> Outcome:
     """compensate() of another customer's queued notification, as a customer and as nobody."""
     me, _ = next(ctx.subjects)
     victim, order = next(ctx.subjects)
-    async with open_database(target=ctx.target) as db:
+    async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
         await run_request(graph, sctx, text=NOTIFY.format(order=order), user_id=victim)

@@ -21,6 +21,7 @@ from checkpoints.errors import RolegraphError
 from checkpoints.runtime import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
+from nodes.domain import load_domain
 
 if TYPE_CHECKING:
     from chaos.hostile import World
@@ -89,7 +90,7 @@ def api_outcomes(w: World, cases: list[Hostile]) -> list[Outcome]:
 async def _api(w: World, cases: list[Hostile]) -> list[Outcome]:
     out: list[Outcome] = []
     resumers = iter(w.resumers)
-    async with open_database(target=w.target) as db:
+    async with open_database(target=w.target, migrations=(load_domain().migrations,)) as db:
         ctx = await build_support_context(db.pool, env={})
         graph = compile_support(ctx, db.checkpointer)
         for h in cases:

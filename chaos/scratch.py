@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 import psycopg
 
 from checkpoints.database import DatabaseTarget, resolve_database, with_database
-from checkpoints.retail.generator import generate_reference
 from checkpoints.runtime import open_database
 from checkpoints.settings import DatabaseSettings
+from domains.retail.storage.generator import generate_reference
 from nodes.bootstrap import build_support_context
+from nodes.domain import load_domain
 
 PREFIX = "chaos_"
 
@@ -100,7 +101,7 @@ def _alive(name: str) -> bool:
 
 
 async def _seed(target: DatabaseTarget) -> None:
-    async with open_database(target=target) as db:
+    async with open_database(target=target, migrations=(load_domain().migrations,)) as db:
         async with db.pool.connection() as conn:
             await generate_reference(conn)
         await build_support_context(db.pool, env={})  # syncs the knowledge tables once

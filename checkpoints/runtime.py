@@ -8,7 +8,7 @@ everywhere.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -19,7 +19,7 @@ from psycopg.rows import DictRow
 from psycopg_pool import AsyncConnectionPool
 
 from checkpoints.database import DatabaseTarget, resolve_database
-from checkpoints.migrations import migrate
+from checkpoints.migrations import MigrationSource, migrate
 from checkpoints.pool import open_pool
 from checkpoints.settings import DatabaseSettings, PoolSettings
 
@@ -38,9 +38,14 @@ class Database:
 
 @asynccontextmanager
 async def open_database(
-    settings: DatabaseSettings | None = None, *, target: DatabaseTarget | None = None
+    settings: DatabaseSettings | None = None,
+    *,
+    target: DatabaseTarget | None = None,
+    migrations: Sequence[MigrationSource] = (),
 ) -> AsyncIterator[Database]:
     """Resolve, connect, migrate and set up the saver and store once.
+
+    The harness's tables are always migrated; `migrations` adds a domain's.
 
     Without `settings`, the environment says where the database is and how
     large the pool may grow (`ROLEGRAPH_POOL_SIZE`, `ROLEGRAPH_POOL_TIMEOUT`).
@@ -54,7 +59,7 @@ async def open_database(
     pool = await open_pool(target, settings=pool_settings)
     try:
         async with pool.connection() as conn:
-            await migrate(conn)
+            await migrate(conn, migrations)
         # The saver and store accept a pool; both setup() calls are idempotent
         # migrations of their own tables.
         checkpointer = AsyncPostgresSaver(pool)

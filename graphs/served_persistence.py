@@ -26,6 +26,7 @@ from langgraph.store.postgres.aio import AsyncPostgresStore
 from checkpoints.database import resolve_database
 from checkpoints.runtime import Database, open_database
 from checkpoints.settings import DatabaseSettings
+from nodes.domain import load_domain
 
 T = TypeVar("T")
 
@@ -92,7 +93,9 @@ async def _open(stack: AsyncExitStack) -> Database:
     # server block, and the dev server rejects blocking calls on its loop.
     env = dict(os.environ)
     target = await asyncio.to_thread(lambda: resolve_database(DatabaseSettings.from_env(env)))
-    return await stack.enter_async_context(open_database(target=target))
+    return await stack.enter_async_context(
+        open_database(target=target, migrations=(load_domain().migrations,))
+    )
 
 
 # The server owns this process; this is its one database per event loop.

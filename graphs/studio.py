@@ -15,8 +15,8 @@ import os
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 
-from checkpoints.retail.seed import ensure_reference_data
 from checkpoints.runtime import Database
+from domains.retail.storage.seed import ensure_reference_data
 from graphs.bound import ContextBoundGraph, bind_context
 from graphs.served_persistence import PerLoop, served_database
 from graphs.support import build_support_graph

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import skills
+from checkpoints.migrations import migrate
 from nodes.context import SupportContext
+from nodes.domain import Domain, load_domain
 from skills.context import RuntimeContext
 from skills.knowledge.check import bind_knowledge_check, fetch_catalog
 from skills.knowledge.sync import sync_knowledge
@@ -23,16 +23,13 @@ from skills.roles import RoleSpec, load_roles
 from skills.runtime import SkillRuntime
 from skills.skill_operations import RETAIL_SKILL_OPERATIONS
 
-ROLES_DIR = Path(__file__).resolve().parent / "roles"
-CATALOG_DIR = Path(skills.__file__).resolve().parent / "catalog"
-SKILL_SETTINGS = ("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS")
 
-
-def load_static_config() -> tuple[SkillRegistry, dict[str, RoleSpec]]:
-    """Catalog + roles + matrix: everything checkable without a database."""
-    registry = load_catalog(CATALOG_DIR)
-    roles = load_roles(ROLES_DIR, registry.skill_ids)
-    check_permission_matrix(roles, ROLES_DIR / "permission_matrix.yaml", RETAIL_SKILL_OPERATIONS)
+def load_static_config(domain: Domain | None = None) -> tuple[SkillRegistry, dict[str, RoleSpec]]:
+    """Catalog + roles + matrix of `domain`: everything checkable without a database."""
+    domain = domain or load_domain()
+    registry = load_catalog(domain.catalog)
+    roles = load_roles(domain.roles, registry.skill_ids)
+    check_permission_matrix(roles, domain.roles / "permission_matrix.yaml", RETAIL_SKILL_OPERATIONS)
     return registry, roles
 
 
@@ -40,19 +37,21 @@ async def build_support_context(
     pool: Any,
     *,
     env: Mapping[str, str] | None = None,
+    domain: Domain | None = None,
     models: Any = None,
     static: tuple[SkillRegistry, dict[str, RoleSpec]] | None = None,
     **runtime_options: Any,
 ) -> SupportContext:
     """`static` is a `load_static_config()` result loaded elsewhere (e.g. off the event loop)."""
     env = os.environ if env is None else env
-    registry, roles = static or load_static_config()
+    domain = domain or load_domain(env=env)
+    registry, roles = static or load_static_config(domain)
     async with pool.connection() as conn:
-        await sync_knowledge(conn)
+        await migrate(conn, (domain.migrations,))
+        await sync_knowledge(conn, domain.knowledge)
         catalog = await fetch_catalog(conn)
-        cur = await conn.execute("SELECT name FROM products ORDER BY name")
-        product_names = tuple(row["name"] for row in await cur.fetchall())
-    settings = {k: env[k] for k in SKILL_SETTINGS if env.get(k)}
+    lexicon = await domain.understanding.lexicon(pool)
+    settings = {k: env[k] for k in domain.settings if env.get(k)}
     runtime = SkillRuntime(
         registry,
         roles,
@@ -63,10 +62,11 @@ async def build_support_context(
     for role in roles.values():
         runtime.bound_skills(role)  # raises SkillLoadError for an unsatisfiable role
     return SupportContext(
+        domain=domain,
         runtime=runtime,
         registry=registry,
         roles=roles,
         pool=pool,
         models=models,
-        product_names=product_names,
+        lexicon=lexicon,
     )

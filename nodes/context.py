@@ -7,11 +7,12 @@ in module globals.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.config import get_config
 
+from nodes.domain import Domain, Lexicon
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
 from skills.roles import RoleSpec
@@ -22,12 +23,13 @@ from skills.runtime import SkillRuntime
 class SupportContext:
     """Everything a node needs that is not graph state."""
 
+    domain: Domain
     runtime: SkillRuntime
     registry: SkillRegistry
     roles: Mapping[str, RoleSpec]
     pool: Any  # psycopg_pool.AsyncConnectionPool (dict rows, autocommit)
     models: ModelTiers | None = None
-    product_names: tuple[str, ...] = ()
+    lexicon: Lexicon = field(default_factory=dict)
 
 
 def current_thread_id() -> str:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.errors import InvalidArgument, NotFound
-from checkpoints.retail.counts import has_customers
+from domains.retail.storage.counts import has_customers
 
 MAX_TEXT = 4000
 """Characters of one customer request."""

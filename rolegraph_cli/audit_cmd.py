@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from checkpoints.audit import AuditRecord, fetch_audit_chain
-from checkpoints.runtime import open_database
-from rolegraph_cli.common import run_command
+from rolegraph_cli.common import open_project_database, run_command
 
 _HEADER = (
     "time", "step", "node", "role", "skill@version", "status",
@@ -21,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _show(audit_id: str) -> int:
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         chain = await fetch_audit_chain(conn, audit_id)
     rows = [_HEADER, *(_cells(record) for record in chain)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_HEADER))]

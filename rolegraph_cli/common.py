@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import TypeVar
 
 import psycopg
 
 from checkpoints.errors import RolegraphError
 from checkpoints.pool import database_fault
+from checkpoints.runtime import Database, open_database
+from nodes.domain import load_domain
 
 T = TypeVar("T")
 
@@ -31,6 +34,11 @@ def run_command(action: Callable[[], Awaitable[int]]) -> int:
     except KeyboardInterrupt:
         print("rolegraph: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def open_project_database() -> AbstractAsyncContextManager[Database]:
+    """The project's database, with the chosen domain's tables migrated too."""
+    return open_database(migrations=(load_domain().migrations,))
 
 
 def _report(exc: RolegraphError) -> int:

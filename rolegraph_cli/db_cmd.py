@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from checkpoints.runtime import open_database
 from checkpoints.status import database_status
-from rolegraph_cli.common import run_command
+from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _status() -> int:
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         report = await database_status(conn, db.target)
     print(f"database: {report.kind} at {report.location}")
     print(f"server:   PostgreSQL {report.server_version}")

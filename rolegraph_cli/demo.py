@@ -20,11 +20,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from checkpoints import outbox
-from checkpoints.retail.generator import generate_reference
-from checkpoints.retail.reads import fetch_order
-from checkpoints.retail.tracking_store import fetch_tracking
-from checkpoints.runtime import open_database
+from domains.retail.storage.generator import generate_reference
+from domains.retail.storage.reads import fetch_order
+from domains.retail.storage.tracking_store import fetch_tracking
 from graphs.api import RunReport, run_request
+from rolegraph_cli.common import open_project_database
 from rolegraph_cli.demo_smtp import LocalMailSink
 from rolegraph_cli.session import open_session
 from skills.outbox.settings import DeliverySettings
@@ -48,7 +48,7 @@ def main() -> int:
 
 async def _prepare() -> dict[str, str]:
     _banner("1. Database and reference data")
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         summary = await generate_reference(conn)
         print(f"   {summary}")
         cur = await conn.execute(_PICK_SUBJECTS)

@@ -14,14 +14,13 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from checkpoints.errors import RolegraphError
+from nodes.domain import load_domain
 from nodes.inputs import check_argv
 from rolegraph_cli import (
     audit_cmd,
-    data_cmd,
     db_cmd,
     notify_cmd,
     support_cmd,
-    tau2_cmd,
     threads_cmd,
     tokens_cmd,
 )
@@ -30,11 +29,9 @@ EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE, as a shell reports a reader that went away."""
 COMMAND_GROUPS = (
     db_cmd,
-    data_cmd,
     threads_cmd,
     tokens_cmd,
     audit_cmd,
-    tau2_cmd,
     support_cmd,
     notify_cmd,
 )
@@ -47,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rolegraph {_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in COMMAND_GROUPS:
+    # The chosen domain adds its own groups (retail: `data`, `tau2`).
+    for group in (*COMMAND_GROUPS, *load_domain().commands):
         group.register(subparsers)
     return parser
 

@@ -17,11 +17,10 @@ from typing import Any, cast
 from checkpoints import outbox
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.outbox import Notification, NotificationStatus
-from checkpoints.runtime import open_database
-from rolegraph_cli.common import run_command
+from domains.retail.tools.notify import mask_email
+from rolegraph_cli.common import open_project_database, run_command
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import DeliveryCounts, deliver_due, run_worker
-from skills.retail.notify import mask_email
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,7 +49,7 @@ async def _deliver(args: argparse.Namespace) -> int:
         raise InvalidArgument(
             f"--interval must be a positive number of seconds, got {args.interval}"
         )
-    async with open_database() as db:
+    async with open_project_database() as db:
         if args.loop:
             counts = await _loop(db.pool, settings, args.interval)
         else:
@@ -85,7 +84,7 @@ async def _loop(pool: Any, settings: DeliverySettings, interval: float | None) -
 
 
 async def _list(args: argparse.Namespace) -> int:
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         counts = await outbox.status_counts(conn)
         rows = await outbox.list_rows(
             conn, cast(NotificationStatus | None, args.status), args.limit
@@ -110,7 +109,7 @@ def _line(row: Notification) -> str:
 async def _decide(args: argparse.Namespace) -> int:
     operator = os.environ.get("ROLEGRAPH_OPERATOR") or getpass.getuser()
     decide = outbox.operator_retry if args.notify_command == "retry" else outbox.operator_drop
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         row = await outbox.get(conn, args.notification_id)
         if row is None:
             raise NotFound(f"no notification {args.notification_id}; see `rolegraph notify list`")

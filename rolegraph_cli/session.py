@@ -10,12 +10,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from checkpoints.runtime import Database, open_database
+from checkpoints.runtime import Database
 from graphs.api import compile_support
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
 from nodes.identity import Identity
 from nodes.models.tiers import ModelTiers
+from rolegraph_cli.common import open_project_database
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ async def open_session(*, quiet: bool = False) -> AsyncIterator[Session]:
     models = ModelTiers.from_env(os.environ)
     if not models.available and not quiet:
         print(f"rolegraph: {models.describe()}", file=sys.stderr)
-    async with open_database() as db:
+    async with open_project_database() as db:
         ctx = await build_support_context(db.pool, models=models if models.available else None)
         graph = compile_support(ctx, db.checkpointer)
         yield Session(db=db, ctx=ctx, graph=graph, operator=local_operator(os.environ))

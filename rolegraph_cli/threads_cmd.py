@@ -10,9 +10,8 @@ from typing import Any
 from checkpoints.errors import NotFound
 from checkpoints.retention import CHECKPOINT_TABLES, list_threads, parse_age, prune_threads
 from checkpoints.row_retention import RULES, RetentionSettings, prune_rows, table_bytes, vacuum
-from checkpoints.runtime import open_database
 from graphs.api import thread_status
-from rolegraph_cli.common import run_command
+from rolegraph_cli.common import open_project_database, run_command
 from rolegraph_cli.session import open_session
 
 
@@ -55,7 +54,7 @@ async def _list() -> int:
 
 
 async def _show(thread_id: str) -> int:
-    async with open_database() as db:
+    async with open_project_database() as db:
         snapshot = await db.checkpointer.aget_tuple({"configurable": {"thread_id": thread_id}})
     if snapshot is None:
         raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
@@ -74,7 +73,7 @@ async def _show(thread_id: str) -> int:
 async def _prune(args: argparse.Namespace) -> int:
     age = parse_age(args.older_than)
     retention = RetentionSettings.from_env(os.environ)
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         before = await table_bytes(conn, _PRUNED_TABLES)
         report = await prune_threads(
             db.checkpointer, conn, older_than=age, keep_latest=args.keep_latest, force=args.force

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from checkpoints.retail import fetch_user
-from checkpoints.runtime import open_database
 from checkpoints.tokens import (
     Conn,
     TokenKind,
@@ -15,7 +13,8 @@ from checkpoints.tokens import (
     list_tokens,
     revoke_token,
 )
-from rolegraph_cli.common import run_command
+from domains.retail.storage import fetch_user
+from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def _issue(args: argparse.Namespace) -> int:
     kind: TokenKind = "customer" if args.customer is not None else "operator"
     subject = args.customer if args.customer is not None else args.operator
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         issued = await issue_token(conn, kind, subject, customer_exists=_customer_exists)
     record = issued.record
     # The secret goes to stdout alone so `$(rolegraph tokens issue ...)` captures it;
@@ -49,14 +48,14 @@ async def _issue(args: argparse.Namespace) -> int:
 
 
 async def _revoke(token: str) -> int:
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         record = await revoke_token(conn, token)
     print(f"revoked token {record.token_id} of {record.kind}:{record.subject}")
     return 0
 
 
 async def _list() -> int:
-    async with open_database() as db, db.pool.connection() as conn:
+    async with open_project_database() as db, db.pool.connection() as conn:
         records = await list_tokens(conn)
     for record in records:
         print(_line(record))

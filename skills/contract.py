@@ -1,6 +1,6 @@
 """The skill contract: package metadata, call request, context and result.
 
-A skill package is `skills/catalog/<skill_id>/` holding `metadata.yaml`
+A skill package is `domains/retail/catalog/<skill_id>/` holding `metadata.yaml`
 (parsed into `SkillMetadata`), `executor.py` (a module-level `EXECUTOR`
 implementing `SkillExecutor`), `README.md` and `test_cases/*.json`.
 """

@@ -1,7 +1,7 @@
 """The hand-written permission matrix (roles x operations), cross-checked
 against the role files at start-up so the two can never drift apart.
 
-`nodes/roles/permission_matrix.yaml` is a grid: `roles` names the columns, each
+`domains/retail/roles/permission_matrix.yaml` is a grid: `roles` names the columns, each
 row under `operations` is an operation with one `allow`/`deny` per role.
 """
 

@@ -21,6 +21,23 @@ TOOL_RESOURCES = frozenset({"tool://send_notification", "tool://human_handoff"})
 RESOURCES = DATA_RESOURCES | TOOL_RESOURCES | frozenset(f"kb://{p}" for p in KNOWLEDGE_PARTITIONS)
 BARE_OPERATIONS = frozenset({"http_call"})
 
+
+@dataclass(frozen=True)
+class ResourceVocabulary:
+    """The resources a domain's roles and skills may name."""
+
+    data: frozenset[str]
+    """`db://<table-or-collection>` resources."""
+    tools: frozenset[str]
+    """`tool://<capability>` resources."""
+    knowledge: frozenset[str]
+    """Knowledge partition names (named as `kb://<partition>`)."""
+
+    @property
+    def all(self) -> frozenset[str]:
+        return self.data | self.tools | frozenset(f"kb://{p}" for p in self.knowledge)
+
+
 # Which verbs make sense on which kind of resource.
 _VERBS_BY_SCHEME = {"db": ("read", "write"), "kb": ("read",), "tool": ("execute",)}
 

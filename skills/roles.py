@@ -1,4 +1,4 @@
-"""Roles are data: `nodes/roles/<role>.yaml` parsed into a frozen `RoleSpec`.
+"""Roles are data: `domains/retail/roles/<role>.yaml` parsed into a frozen `RoleSpec`.
 
 No inheritance: every permission is written out in the role's own file, and
 every inconsistency is a start-up `RoleConfigError` naming the file.

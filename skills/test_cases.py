@@ -1,4 +1,4 @@
-"""The format of a skill package's `test_cases/*.json` (see skills/catalog/README.md)."""
+"""The format of a skill package's `test_cases/*.json` (see domains/retail/catalog/README.md)."""
 
 from __future__ import annotations
 
@@ -41,5 +41,5 @@ def load_case_file(path: Path) -> SkillTestCaseFile:
         first = str(exc).strip().splitlines()[0]
         raise SkillLoadError(
             f"skill package {path.parent.parent.name}: test case file {path.name} is invalid"
-            f" ({first}); see skills/catalog/README.md for the format"
+            f" ({first}); see domains/retail/catalog/README.md for the format"
         ) from exc

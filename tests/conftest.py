@@ -16,6 +16,7 @@ import pytest_asyncio
 from checkpoints.database import DatabaseTarget, resolve_database, with_database
 from checkpoints.runtime import Database, open_database
 from checkpoints.settings import DatabaseSettings
+from nodes.domain import load_domain
 from tests.fakes.chat import check_scripts_consumed
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +68,9 @@ def fresh_target(server: DatabaseTarget, request: pytest.FixtureRequest) -> Data
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def db(fresh_target: DatabaseTarget) -> AsyncIterator[Database]:
     """The module's database, opened and migrated."""
-    async with open_database(target=fresh_target) as database:
+    async with open_database(
+        target=fresh_target, migrations=(load_domain().migrations,)
+    ) as database:
         yield database
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest_asyncio
 
-from checkpoints.retail.generator import generate_reference
 from checkpoints.runtime import Database
+from domains.retail.storage.generator import generate_reference
 from graphs.api import compile_support
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext

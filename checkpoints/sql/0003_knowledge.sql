@@ -1,5 +1,5 @@
 -- Knowledge partitions and documents for role-scoped full-text search.
--- Documents are the project's own files (skills/knowledge/partitions/), upserted
+-- Documents are the project's own files (domains/retail/knowledge/), upserted
 -- by skills.knowledge.sync_knowledge; the files stay the source of truth.
 
 CREATE TABLE IF NOT EXISTS knowledge_partitions (

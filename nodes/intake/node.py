@@ -48,7 +48,7 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             "trace": ["intake: no customer identity; refused"],
         }
     state = {**state, "user_id": customer.user_id}
-    rules = understand(state.get("text") or "", ctx.product_names)
+    rules = understand(state.get("text") or "", ctx.lexicon.get("products", ()))
     understanding = await model_understanding(ctx, state, rules)
     refusal = await _refusal(ctx, customer.user_id, understanding)
     return {

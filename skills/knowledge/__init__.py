@@ -8,12 +8,11 @@ from skills.knowledge.check import (
     fetch_catalog,
     knowledge_check,
 )
-from skills.knowledge.documents import DEFAULT_KNOWLEDGE_ROOT, load_knowledge
+from skills.knowledge.documents import load_knowledge
 from skills.knowledge.search import SearchHit, search_knowledge
 from skills.knowledge.sync import SyncReport, sync_knowledge
 
 __all__ = [
-    "DEFAULT_KNOWLEDGE_ROOT",
     "KnowledgeCatalog",
     "PartitionInfo",
     "SearchHit",

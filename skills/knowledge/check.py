@@ -19,7 +19,6 @@ from skills.contract import KnowledgeDependency, SkillMetadata
 from skills.errors import SkillLoadError
 from skills.knowledge.documents import (
     BUILTIN_FIELDS,
-    DEFAULT_KNOWLEDGE_ROOT,
     PartitionSpec,
     load_knowledge,
 )
@@ -62,7 +61,7 @@ class KnowledgeCatalog:
         return cls({i.name: i for i in infos})
 
     @classmethod
-    def from_directory(cls, root: Path | str = DEFAULT_KNOWLEDGE_ROOT) -> KnowledgeCatalog:
+    def from_directory(cls, root: Path | str) -> KnowledgeCatalog:
         """The catalog of the files on disk (what `sync_knowledge` would load)."""
         return cls.from_specs(load_knowledge(root))
 

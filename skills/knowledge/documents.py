@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from skills.errors import KnowledgeConfigError
 from skills.knowledge.tokenize import TOKENIZER_VERSION
 
-DEFAULT_KNOWLEDGE_ROOT = Path(__file__).resolve().parent / "partitions"
 PARTITION_FILE = "partition.yaml"
 # Always indexed, whatever the partition declares.
 BUILTIN_FIELDS = frozenset({"title", "body", "last_updated", "lang"})
@@ -60,7 +59,7 @@ class PartitionSpec(_Frozen):
         return max(d.last_updated for d in self.documents)
 
 
-def load_knowledge(root: Path | str = DEFAULT_KNOWLEDGE_ROOT) -> tuple[PartitionSpec, ...]:
+def load_knowledge(root: Path | str) -> tuple[PartitionSpec, ...]:
     """Every partition under `root`, sorted by name; KnowledgeConfigError if malformed."""
     folder = Path(root)
     if not folder.is_dir():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from skills.knowledge.documents import DEFAULT_KNOWLEDGE_ROOT, PartitionSpec, load_partition
+from skills.knowledge.documents import PartitionSpec, load_partition
 from skills.knowledge.tokenize import query_terms
 
 FAQ_PARTITION = "faq"
@@ -40,7 +40,7 @@ class FaqCache:
     entries: tuple[FaqEntry, ...]
 
     @classmethod
-    def from_root(cls, root: Path | str = DEFAULT_KNOWLEDGE_ROOT) -> FaqCache:
+    def from_root(cls, root: Path | str) -> FaqCache:
         return cls.from_partition(load_partition(Path(root) / FAQ_PARTITION))
 
     @classmethod

@@ -15,7 +15,6 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from skills.knowledge.documents import (
-    DEFAULT_KNOWLEDGE_ROOT,
     KnowledgeDocument,
     PartitionSpec,
     load_knowledge,
@@ -61,9 +60,7 @@ class SyncReport:
     deleted: int
 
 
-async def sync_knowledge(
-    conn: psycopg.AsyncConnection[Any], root: Path | str = DEFAULT_KNOWLEDGE_ROOT
-) -> SyncReport:
+async def sync_knowledge(conn: psycopg.AsyncConnection[Any], root: Path | str) -> SyncReport:
     """Upsert every partition and document under `root` in one transaction."""
     # Parse everything before touching the database, off the event loop (file reads).
     specs = await asyncio.to_thread(load_knowledge, root)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from checkpoints.migrations import migrate, migration_files
 from checkpoints.runtime import Database
+from nodes.domain import load_domain
 
 APP_TABLES = {"audit_events", "idempotency_ledger", "token_ledger", "approvals"}
 
@@ -16,7 +17,7 @@ async def test_migrations_create_app_tables_and_are_idempotent(db: Database) -> 
         assert await migrate(conn) == []
         cur = await conn.execute("SELECT count(*) AS n FROM rolegraph_migrations")
         row = await cur.fetchone()
-        assert row is not None and row["n"] == len(migration_files())
+        assert row is not None and row["n"] == len(migration_files((load_domain().migrations,)))
 
 
 async def test_pool_connections_are_configured_for_langgraph(db: Database) -> None:

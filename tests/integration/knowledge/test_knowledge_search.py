@@ -9,7 +9,6 @@ import pytest
 
 from checkpoints.runtime import Database
 from skills.knowledge import (
-    DEFAULT_KNOWLEDGE_ROOT,
     fetch_catalog,
     search_knowledge,
     sync_knowledge,
@@ -18,14 +17,15 @@ from skills.resources import KNOWLEDGE_PARTITIONS, kb_partitions
 from skills.roles import load_roles
 from skills.skill_operations import RETAIL_SKILL_OPERATIONS
 
-ROLES_DIR = Path(__file__).resolve().parents[3] / "nodes" / "roles"
+DEFAULT_KNOWLEDGE_ROOT = Path(__file__).resolve().parents[3] / "domains" / "retail" / "knowledge"
+ROLES_DIR = Path(__file__).resolve().parents[3] / "domains" / "retail" / "roles"
 ALL = sorted(KNOWLEDGE_PARTITIONS)
 
 
 @pytest.fixture(scope="module", autouse=True)
 async def synced(db: Database) -> None:
     async with db.pool.connection() as conn:
-        await sync_knowledge(conn)
+        await sync_knowledge(conn, DEFAULT_KNOWLEDGE_ROOT)
 
 
 async def _top(db: Database, query: str, partitions: list[str] | frozenset[str] = ALL) -> list[str]:
@@ -104,7 +104,7 @@ async def test_sync_is_idempotent_and_tracks_changes(db: Database, tmp_path: Pat
         assert (changed.updated, changed.deleted, changed.inserted) == (1, 1, 0)
         assert await search_knowledge(conn, "zebra", ["faq"])
 
-        restored = await sync_knowledge(conn)  # back to the real files
+        restored = await sync_knowledge(conn, DEFAULT_KNOWLEDGE_ROOT)  # back to the real files
         assert (restored.inserted, restored.updated) == (1, 1)
 
 

@@ -14,7 +14,7 @@ from skills.errors import SkillValidationError
 from skills.knowledge import sync_knowledge
 from skills.registry import LoadedSkill, load_catalog
 
-CATALOG = Path(__file__).resolve().parents[3] / "skills" / "catalog"
+CATALOG = Path(__file__).resolve().parents[3] / "domains" / "retail" / "catalog"
 KNOWLEDGE_SKILLS = ("search_knowledge_v1", "faq_cache_lookup_v1")
 
 
@@ -27,7 +27,7 @@ def skills() -> dict[str, LoadedSkill]:
 @pytest.fixture(scope="module", autouse=True)
 async def synced(db: Database) -> None:
     async with db.pool.connection() as conn:
-        await sync_knowledge(conn)
+        await sync_knowledge(conn, CATALOG.parent / "knowledge")
 
 
 def _cases(skill: LoadedSkill) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from checkpoints.runtime import Database
 from nodes.context import SupportContext
+from nodes.domain import load_domain
 from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
@@ -22,7 +23,9 @@ VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W123
 
 
 def ctx(db: Database, tiers: ModelTiers) -> SupportContext:
-    return SupportContext(runtime=None, registry=None, roles={}, pool=db.pool, models=tiers)  # type: ignore[arg-type]
+    return SupportContext(
+        domain=load_domain(), runtime=None, registry=None, roles={}, pool=db.pool, models=tiers
+    )  # type: ignore[arg-type]
 
 
 async def ledger(db: Database, thread_id: str) -> list[dict[str, Any]]:

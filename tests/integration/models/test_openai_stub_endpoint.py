@@ -19,6 +19,7 @@ import pytest
 
 from checkpoints.runtime import Database
 from nodes.context import SupportContext
+from nodes.domain import load_domain
 from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
@@ -131,7 +132,9 @@ async def _ledger(db: Database, thread_id: str) -> list[dict[str, Any]]:
 
 
 def _ctx(db: Database, tiers: ModelTiers) -> SupportContext:
-    return SupportContext(runtime=None, registry=None, roles={}, pool=db.pool, models=tiers)  # type: ignore[arg-type]
+    return SupportContext(
+        domain=load_domain(), runtime=None, registry=None, roles={}, pool=db.pool, models=tiers
+    )  # type: ignore[arg-type]
 
 
 async def test_chat_openai_reaches_the_endpoint_and_usage_is_recorded(

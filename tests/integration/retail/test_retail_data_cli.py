@@ -10,9 +10,9 @@ from pathlib import Path
 import psycopg
 from psycopg.rows import DictRow
 
-from checkpoints.retail import canonical_hash, canonical_json, export_canonical, parse_document
-from checkpoints.retail.canonical import document_canonical
-from checkpoints.retail.generator import reference_document
+from domains.retail.storage import canonical_hash, canonical_json, export_canonical, parse_document
+from domains.retail.storage.canonical import document_canonical
+from domains.retail.storage.generator import reference_document
 
 TAU2_HASH = "b25c9cb211f5efcaee5dd646054a73c4a9f43f4f5acc32c10713cd9f9ac20e9c"
 Conn = psycopg.AsyncConnection[DictRow]

@@ -7,7 +7,7 @@ from pathlib import Path
 import psycopg
 from psycopg.rows import DictRow
 
-from checkpoints.retail import (
+from domains.retail.storage import (
     TRACKING_AS_OF,
     canonical_hash,
     export_canonical,

@@ -12,15 +12,15 @@ import pytest
 from psycopg.rows import DictRow
 
 from checkpoints.errors import DataFormatError, LoadInProgress
-from checkpoints.retail import (
+from checkpoints.runtime import Database
+from domains.retail.storage import (
     canonical_hash,
     export_canonical,
     load_tau2,
     parse_document,
     table_counts,
 )
-from checkpoints.retail import loader as loader_module
-from checkpoints.runtime import Database
+from domains.retail.storage import loader as loader_module
 
 Conn = psycopg.AsyncConnection[DictRow]
 

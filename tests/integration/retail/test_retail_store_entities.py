@@ -12,7 +12,7 @@ import pytest
 from psycopg.rows import DictRow
 
 from checkpoints.errors import DataFormatError
-from checkpoints.retail import (
+from domains.retail.storage import (
     canonical_hash,
     export_canonical,
     fetch_order,

@@ -8,7 +8,7 @@ from pathlib import Path
 import psycopg
 from psycopg.rows import DictRow
 
-from checkpoints.retail import (
+from domains.retail.storage import (
     canonical_hash,
     canonical_json,
     export_canonical,
@@ -22,7 +22,7 @@ from checkpoints.retail import (
     load_tau2,
     table_counts,
 )
-from checkpoints.retail.models import OPTIONAL_ORDER_FIELDS
+from domains.retail.storage.models import OPTIONAL_ORDER_FIELDS
 
 Conn = psycopg.AsyncConnection[DictRow]
 

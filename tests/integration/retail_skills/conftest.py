@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from checkpoints.retail.loader import load_tau2
 from checkpoints.runtime import Database
+from domains.retail.storage.loader import load_tau2
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -13,10 +13,10 @@ import pytest
 
 from checkpoints import ledger, outbox
 from checkpoints.runtime import Database
+from domains.retail.tools.notify import NotificationExecutor
+from domains.retail.tools.replay import CATALOG
 from skills.context import RuntimeContext
 from skills.registry import load_catalog
-from skills.retail.notify import NotificationExecutor
-from skills.retail.replay import CATALOG
 from tests.smtp_servers import Inbox, serving
 
 USER = "yusuf_rossi_9620"

@@ -10,14 +10,14 @@ from typing import Any
 import psycopg
 import pytest
 
-from checkpoints.retail.reads import fetch_order
 from checkpoints.runtime import Database
+from domains.retail.storage.reads import fetch_order
+from domains.retail.tools.replay import CATALOG, ReplayRole
 from skills.context import RuntimeContext
 from skills.contract import Approval, SkillRequest
 from skills.errors import ApprovalRequired, OwnershipError, RecordNotFound
 from skills.hashing import args_hash
 from skills.registry import SkillRegistry, load_catalog
-from skills.retail.replay import CATALOG, ReplayRole
 from skills.runtime import SkillRuntime
 from tests.fakes.approvals import record_approval
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from checkpoints.database import DatabaseTarget
-from skills.retail.replay import replay_tasks
-from skills.retail.tau2_tasks import read_tasks
+from domains.retail.tools.replay import replay_tasks
+from domains.retail.tools.tau2_tasks import read_tasks
 
 
 @pytest.mark.slow

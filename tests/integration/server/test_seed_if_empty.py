@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from checkpoints.retail.counts import table_counts
-from checkpoints.retail.seed import ensure_reference_data
 from checkpoints.runtime import Database
+from domains.retail.storage.counts import table_counts
+from domains.retail.storage.seed import ensure_reference_data
 
 
 async def test_seeds_once_then_leaves_the_data_alone(db: Database) -> None:

@@ -18,9 +18,9 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from checkpoints.retail import fetch_user
 from checkpoints.runtime import Database
 from checkpoints.tokens import Conn, TokenKind, issue_token, revoke_token
+from domains.retail.storage import fetch_user
 from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
 from tests.integration.server.dev_server import DevServer, dev_server, langgraph_cli

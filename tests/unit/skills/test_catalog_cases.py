@@ -1,5 +1,5 @@
 """Every `test_cases/*.json` case of every package in the real catalog goes
-through its executor's `validate_input` (format: skills/catalog/README.md)."""
+through its executor's `validate_input` (format: domains/retail/catalog/README.md)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import skills
 from skills.errors import SkillValidationError
 from skills.registry import SkillRegistry, load_catalog
 from skills.test_cases import SkillTestCase, case_files, load_case_file
 
-CATALOG = Path(skills.__file__).resolve().parent / "catalog"
+CATALOG = Path(__file__).resolve().parents[3] / "domains" / "retail" / "catalog"
 
 
 def _collect() -> list[object]:

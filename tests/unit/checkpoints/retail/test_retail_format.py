@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from checkpoints.errors import DataFormatError
-from checkpoints.retail.canonical import canonical_hash, canonical_json, document_canonical
-from checkpoints.retail.models import OPTIONAL_ORDER_FIELDS
-from checkpoints.retail.tau2_format import parse_document, parse_order, read_tau2_file
+from domains.retail.storage.canonical import canonical_hash, canonical_json, document_canonical
+from domains.retail.storage.models import OPTIONAL_ORDER_FIELDS
+from domains.retail.storage.tau2_format import parse_document, parse_order, read_tau2_file
 
 
 def _write(tmp_path: Path, data: Any) -> Path:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from checkpoints.retail.canonical import canonical_hash, document_canonical
-from checkpoints.retail.generator import reference_document
-from checkpoints.retail.models import ORDER_STATUSES
+from domains.retail.storage.canonical import canonical_hash, document_canonical
+from domains.retail.storage.generator import reference_document
+from domains.retail.storage.models import ORDER_STATUSES
 
 
 def test_same_seed_same_hash_other_seed_other_data() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from checkpoints.retail.tracking import TRACKING_AS_OF, synthesize_shipment
+from domains.retail.storage.tracking import TRACKING_AS_OF, synthesize_shipment
 
 TRACKING_IDS = [f"{n:012d}" for n in range(7_000_000_000, 7_000_000_400)]
 

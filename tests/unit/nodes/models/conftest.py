@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from nodes.context import SupportContext
+from nodes.domain import load_domain
 from nodes.models import ModelTiers
 from tests.fakes.chat import ScriptedChatModel
 
@@ -27,6 +28,8 @@ def context() -> Callable[..., SupportContext]:
     """`context(models, pool=None)` -> a minimal SupportContext for the ladder."""
 
     def make(models: ModelTiers | None, pool: Any = None) -> SupportContext:
-        return SupportContext(runtime=None, registry=None, roles={}, pool=pool, models=models)  # type: ignore[arg-type]
+        return SupportContext(
+            domain=load_domain(), runtime=None, registry=None, roles={}, pool=pool, models=models
+        )  # type: ignore[arg-type]
 
     return make

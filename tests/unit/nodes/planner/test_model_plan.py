@@ -11,6 +11,7 @@ import pytest
 from nodes.bootstrap import load_static_config
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
+from nodes.domain import load_domain
 from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.deadline import RequestClock
@@ -50,7 +51,9 @@ def step(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
 
 async def plan_for(static: Any, tiers: ModelTiers | None, text: str) -> tuple[Plan, Plan, str]:
     registry, roles = static
-    ctx = SupportContext(runtime=None, registry=registry, roles=roles, pool=None, models=tiers)
+    ctx = SupportContext(
+        domain=load_domain(), runtime=None, registry=registry, roles=roles, pool=None, models=tiers
+    )
     understanding: Understanding = understand(text)
     rules = rules_plan(understanding, USER)
     plan, tier = await model_plan(ctx, {"user_id": USER}, understanding, rules)
@@ -246,7 +249,9 @@ async def test_the_planner_shares_the_request_time_intake_started(static: Any) -
     now = [0.0]
     large = fake(reply(LOOKUP, CANCEL_STEP))
     tiers = ModelTiers(large=large, request_timeout_s=5.0, requests=RequestClock(lambda: now[0]))
-    ctx = SupportContext(runtime=None, registry=registry, roles=roles, pool=None, models=tiers)
+    ctx = SupportContext(
+        domain=load_domain(), runtime=None, registry=registry, roles=roles, pool=None, models=tiers
+    )
     understanding = understand(CANCEL)
     rules = rules_plan(understanding, USER)
     state: Any = {"user_id": USER, "thread_id": "t-deadline"}

@@ -11,9 +11,9 @@ import hashlib
 import json
 from typing import Any
 
-from skills.retail import lookups, order_ops
-from skills.retail.calculator import calculate
-from skills.retail.documents import canonical_order
+from domains.retail.tools import lookups, order_ops
+from domains.retail.tools.calculator import calculate
+from domains.retail.tools.documents import canonical_order
 
 
 class MemoryRetail:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from skills.retail.shipping import detect_delay, estimate_arrival
-from skills.retail.tools_pure import generate_summary, transfer_to_human_agents
+from domains.retail.tools.shipping import detect_delay, estimate_arrival
+from domains.retail.tools.tools_pure import generate_summary, transfer_to_human_agents
 
 NOW = datetime.fromisoformat("2025-03-14T12:00:00-05:00")
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from tau2_memory_env import MemoryRetail, canonical_db, load_canonical
 
+from domains.retail.tools.calculator import calculate
 from skills.errors import DomainError
-from skills.retail.calculator import calculate
 
 TRUNCATED_AT = 2000
 

@@ -9,7 +9,7 @@ from typing import Any
 from skills.skill_operations import RETAIL_SKILL_OPERATIONS
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
-ROLES_DIR = REPO_ROOT / "nodes" / "roles"
+ROLES_DIR = REPO_ROOT / "domains" / "retail" / "roles"
 KNOWN_SKILLS = frozenset(RETAIL_SKILL_OPERATIONS)
 
 

@@ -15,7 +15,7 @@ from skills.knowledge import KnowledgeCatalog, bind_knowledge_check, knowledge_c
 from skills.knowledge.check import PartitionInfo
 from skills.roles import RoleSpec, load_roles
 
-CATALOG_DIR = REPO_ROOT / "skills" / "catalog"
+CATALOG_DIR = REPO_ROOT / "domains" / "retail" / "catalog"
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
@@ -31,7 +31,7 @@ def roles() -> dict[str, RoleSpec]:
 
 @pytest.fixture(scope="module")
 def catalog() -> KnowledgeCatalog:
-    return KnowledgeCatalog.from_directory()
+    return KnowledgeCatalog.from_directory(REPO_ROOT / "domains" / "retail" / "knowledge")
 
 
 def test_every_real_binding_passes(roles: dict[str, RoleSpec], catalog: KnowledgeCatalog) -> None:

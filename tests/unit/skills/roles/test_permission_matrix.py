@@ -167,7 +167,7 @@ def test_every_reference_skill_has_operations_and_partitions_exist() -> None:
         if op.resource and op.resource.startswith("kb://")
     }
     assert {r.removeprefix("kb://") for r in reads} <= KNOWLEDGE_PARTITIONS
-    partitions_dir = Path(__file__).resolve().parents[4] / "skills" / "knowledge" / "partitions"
+    partitions_dir = Path(__file__).resolve().parents[4] / "domains" / "retail" / "knowledge"
     on_disk = {p.name for p in partitions_dir.iterdir() if p.is_dir()}
     assert on_disk == KNOWLEDGE_PARTITIONS
 

@@ -1,0 +1,17 @@
+"""The reference domain pack: e-commerce customer operations on tau2-bench retail data.
+
+`DOMAIN` is built on first access, so importing a part of the pack (its
+storage for `rolegraph data load`) does not load the whole pack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DOMAIN":
+        from domains.retail.pack import DOMAIN
+
+        return DOMAIN
+    raise AttributeError(name)

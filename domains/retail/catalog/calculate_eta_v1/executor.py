@@ -1,0 +1,7 @@
+"""Executor of calculate_eta_v1 (README.md); logic in domains.retail.tools."""
+
+from domains.retail.tools import arguments as a
+from domains.retail.tools import tools_shipping as t
+from domains.retail.tools.executors import ReadExecutor
+
+EXECUTOR = ReadExecutor(a.ShipmentArgs, t.calculate_eta)

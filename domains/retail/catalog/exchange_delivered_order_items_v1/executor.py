@@ -1,0 +1,7 @@
+"""Executor of exchange_delivered_order_items_v1 (README.md); logic in domains.retail.tools."""
+
+from domains.retail.tools import arguments as a
+from domains.retail.tools import tools_write as t
+from domains.retail.tools.executors import WriteExecutor
+
+EXECUTOR = WriteExecutor(a.SwapArgs, t.exchange_delivered_order_items)

@@ -1,0 +1,7 @@
+"""Executor of list_all_product_types_v1 (README.md); logic in domains.retail.tools."""
+
+from domains.retail.tools import arguments as a
+from domains.retail.tools import tools_read as t
+from domains.retail.tools.executors import ReadExecutor
+
+EXECUTOR = ReadExecutor(a.NoArgs, t.list_all_product_types)

@@ -1,0 +1,7 @@
+"""Executor of modify_pending_order_payment_v1 (README.md); logic in domains.retail.tools."""
+
+from domains.retail.tools import arguments as a
+from domains.retail.tools import tools_write as t
+from domains.retail.tools.executors import WriteExecutor
+
+EXECUTOR = WriteExecutor(a.PaymentArgs, t.modify_pending_order_payment)

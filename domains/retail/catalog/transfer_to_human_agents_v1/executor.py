@@ -1,0 +1,7 @@
+"""Executor of transfer_to_human_agents_v1 (README.md); logic in domains.retail.tools."""
+
+from domains.retail.tools import arguments as a
+from domains.retail.tools import tools_pure as t
+from domains.retail.tools.executors import PureExecutor
+
+EXECUTOR = PureExecutor(a.TransferArgs, t.transfer_to_human_agents)

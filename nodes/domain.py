@@ -1,0 +1,228 @@
+"""What a domain pack hands the harness: one typed `Domain` object.
+
+The harness (`graphs`, `nodes`, the skill runtime in `skills`, `checkpoints`)
+knows mechanisms only: reading a request, planning, running role-bound
+skills, approvals, answering, reviewing. Everything that names a business —
+its intents and slots, plan templates, answer sentences, fact checks, roles,
+skills, knowledge, tables and commands — comes from a domain pack, a package
+that exposes `DOMAIN: Domain` (see `docs/writing-a-domain.md`).
+
+The harness never imports a domain: `load_domain` imports the one chosen by
+`ROLEGRAPH_DOMAIN` (default `retail`, i.e. `domains.retail`) at an entry point,
+and Python callers may pass their own `Domain` instead. An import-linter
+contract keeps it that way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from checkpoints.errors import ConfigurationError
+from checkpoints.migrations import MigrationSource
+from checkpoints.runtime import Pool
+from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
+from skills.resources import ResourceVocabulary
+
+DEFAULT_DOMAIN = "retail"
+DOMAIN_ENV = "ROLEGRAPH_DOMAIN"
+OUT_OF_SCOPE = "out_of_scope"
+"""The intent of a request the domain has no reading for; every vocabulary has it."""
+
+Lexicon = Mapping[str, tuple[str, ...]]
+"""Words read from the domain's own data at start-up (e.g. product names), by kind."""
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """One intent of the domain's vocabulary."""
+
+    name: str
+    description: str
+    writes: bool = False
+    """Its plan changes data or sends something: a model may neither add nor drop it."""
+    safety: bool = False
+    """It leads to a refusal or a human: a model may add it but never remove it."""
+    refusal: str | None = None
+    """When set, a request with this intent is refused as a whole with this text."""
+    handoff: bool = False
+    """The customer asks for a human: the graph hands the thread over instead of planning."""
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    """One slot a request may fill; every value is untrusted customer text.
+
+    - `identifier`: a record id with a fixed shape (`pattern`); a model may only
+      repeat ids the rules tier read in the text;
+    - `text`: free text (an address, an item name); a model's value must be
+      found in the request;
+    - `choice`: one of `choices`.
+    """
+
+    name: str
+    description: str
+    kind: Literal["identifier", "text", "choice"] = "text"
+    pattern: str | None = None
+    choices: tuple[str, ...] = ()
+    many: bool = False
+    shapes_write: bool = False
+    """It decides what a write does: the rules tier's value wins whenever it has one."""
+    owned: bool = False
+    """Its values name the customer's own records: ownership is checked, other ids hidden."""
+    max_chars: int = 300
+
+    def compiled(self) -> re.Pattern[str] | None:
+        return re.compile(self.pattern) if self.pattern else None
+
+
+class DomainUnderstanding(Protocol):
+    """The rules-tier reading of one request, in the domain's vocabulary."""
+
+    intents: tuple[IntentSpec, ...]
+    slots: tuple[SlotSpec, ...]
+
+    async def lexicon(self, pool: Pool) -> Lexicon:
+        """Data words the reading needs (read once per process start)."""
+        ...
+
+    def read(
+        self, text: str, lexicon: Lexicon
+    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        """(intents in priority order, never empty; slots) of normalised text."""
+        ...
+
+
+class DomainRecords(Protocol):
+    """The customer's own records, as intake checks them."""
+
+    async def customer_exists(self, pool: Pool, user_id: str) -> bool: ...
+
+    async def foreign(self, pool: Pool, user_id: str, understanding: Understanding) -> list[str]:
+        """Values of owned slots that do not exist or are someone else's (answered alike)."""
+        ...
+
+
+class DomainPlanning(Protocol):
+    """Rules-tier plans and what fills them in at run time."""
+
+    unplannable: frozenset[str]
+    """Skills a model planner may never use (e.g. identity lookups)."""
+    bulk_args: frozenset[str]
+    """Argument names that select many records; refused in any plan."""
+
+    def plan(self, understanding: Understanding, user_id: str) -> Plan: ...
+
+    def is_marker(self, marker: str) -> bool:
+        """A `bind:` marker a plan may use (model plans are checked against it)."""
+        ...
+
+    def bind(self, marker: str, results: Mapping[str, Any]) -> Any:
+        """The value of `bind:<marker>` from dependency results; `BindingError` if none."""
+        ...
+
+    def prepare_args(self, skill: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Plan-level values in the skill's own shape (e.g. a free-text address split)."""
+        ...
+
+    def check_preconditions(
+        self, skill: str, args: Mapping[str, Any], results: Mapping[str, Any]
+    ) -> None:
+        """`PreconditionFailed` when a record read earlier does not allow the write."""
+        ...
+
+    def precondition_text(self, skill: str) -> str | None:
+        """What state the write needs, in customer words ("while the order is pending")."""
+        ...
+
+
+class DomainAnswers(Protocol):
+    """Sentences of the answer, and what the reviewer checks in them."""
+
+    facts: re.Pattern[str]
+    """Facts (ids, amounts) a draft may only state when a result or the request holds them."""
+    claims: Mapping[str, str]
+    """Claim phrase -> the skill whose success it needs."""
+    refusals: Mapping[str, str]
+    """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign`) -> text."""
+
+    def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
+        """Sentences for one succeeded step (its payload quoted, never obeyed)."""
+        ...
+
+    def decision(self, decision: Decision) -> str:
+        """The sentence for an arbitrated answer."""
+        ...
+
+    def target(self, task: Task) -> str:
+        """What a failed step was about (" for order #W…"), or ""."""
+        ...
+
+
+class CommandGroup(Protocol):
+    """A module of CLI commands the domain adds (`rolegraph data …`)."""
+
+    def register(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A business the harness runs: its vocabulary, roles, skills, knowledge and data."""
+
+    name: str
+    catalog: Path
+    """Skill packages (`<skill_id>/metadata.yaml`, `executor.py`, `README.md`)."""
+    roles: Path
+    """Role files and `permission_matrix.yaml`."""
+    knowledge: Path
+    """Knowledge partitions (`<partition>/partition.yaml` and `*.md`)."""
+    prompts: Path
+    """`intake.md` and `planner.md`: what the model tiers are told about the domain."""
+    migrations: MigrationSource
+    resources: ResourceVocabulary
+    understanding: DomainUnderstanding
+    records: DomainRecords
+    planning: DomainPlanning
+    answers: DomainAnswers
+    commands: tuple[CommandGroup, ...] = ()
+    settings: tuple[str, ...] = field(default=())
+    """Environment variables handed to skills as settings."""
+
+    def intent(self, name: str) -> IntentSpec | None:
+        return next((i for i in self.understanding.intents if i.name == name), None)
+
+    @property
+    def intent_names(self) -> tuple[str, ...]:
+        return tuple(i.name for i in self.understanding.intents)
+
+
+def load_domain(name: str | None = None, *, env: Mapping[str, str] | None = None) -> Domain:
+    """The domain pack `name` (else `ROLEGRAPH_DOMAIN`, else `retail`).
+
+    A bare name is a pack under `domains/`; a dotted name is any importable
+    module exposing `DOMAIN`.
+    """
+    env = os.environ if env is None else env
+    chosen = (name or env.get(DOMAIN_ENV) or DEFAULT_DOMAIN).strip()
+    module_name = chosen if "." in chosen else f"domains.{chosen}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise ConfigurationError(
+                f"{DOMAIN_ENV}={chosen!r}: no domain pack {module_name!r}; "
+                f"use a pack under domains/ (e.g. {DEFAULT_DOMAIN}) or an importable module"
+            ) from exc
+        raise
+    domain = getattr(module, "DOMAIN", None)
+    if not isinstance(domain, Domain):
+        raise ConfigurationError(
+            f"{DOMAIN_ENV}={chosen!r}: module {module_name} has no DOMAIN of type nodes.domain.Domain"
+        )
+    return domain
