@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 from checkpoints.errors import InvalidArgument
+from checkpoints.settings import PROJECT_ROOT
 from domains.retail.tools.replay import TaskOutcome, replay_tasks
 from domains.retail.tools.tau2_tasks import read_tasks
 from rolegraph_cli.common import open_project_database, run_command
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DB = REPO_ROOT.parent / "shared" / "tau2" / "db.json"
+DEFAULT_DB = PROJECT_ROOT.parent / "shared" / "tau2" / "db.json"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
