@@ -70,7 +70,7 @@ def _checked_intents(intents: Iterable[str], vocabulary: tuple[str, ...]) -> tup
 
 def _check_writes(model: tuple[str, ...], rules: tuple[str, ...], writes: set[str]) -> None:
     # Which changes run is the customer's words read by rules, never a model's
-    # opinion: a dropped cancel is as wrong as an invented one.
+    # opinion: a dropped change is as wrong as an invented one.
     added = sorted(writes.intersection(model) - set(rules))
     dropped = sorted(writes.intersection(rules) - set(model))
     if added:
@@ -133,7 +133,7 @@ def _acceptable(spec: SlotSpec, value: str, text: str) -> bool:
 
 
 def _folded(text: str) -> str:
-    # "gift_card" is named by "gift card": compare as words, case-insensitively.
+    # "next_day" is named by "next day": compare as words, case-insensitively.
     return " ".join(text.replace("_", " ").casefold().split())
 
 
