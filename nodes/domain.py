@@ -102,7 +102,10 @@ class DomainUnderstanding(Protocol):
     def read(
         self, text: str, lexicon: Lexicon
     ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        """(intents in priority order, never empty; slots) of normalised text."""
+        """(intents in priority order; slot name -> values) of normalised text.
+
+        Only intents and slots of this vocabulary; no intent reads as `OUT_OF_SCOPE`.
+        """
         ...
 
 
