@@ -14,6 +14,7 @@ from typing import Any
 from checkpoints.migrations import migrate
 from nodes.context import SupportContext
 from nodes.domain import Domain, load_domain
+from nodes.models.prompts import domain_prompt
 from skills.context import RuntimeContext
 from skills.knowledge.check import bind_knowledge_check, fetch_catalog
 from skills.knowledge.sync import sync_knowledge
@@ -51,6 +52,10 @@ async def build_support_context(
         await sync_knowledge(conn, domain.knowledge)
         catalog = await fetch_catalog(conn)
     lexicon = await domain.understanding.lexicon(pool)
+    if models is not None:
+        # The model tiers are told about the domain from its own file: a
+        # missing one is a start-up error, not a failed first request.
+        domain_prompt(domain.prompts, "intake")
     settings = {k: env[k] for k in domain.settings if env.get(k)}
     runtime = SkillRuntime(
         registry,

@@ -7,41 +7,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Intent = Literal[
-    "order_status",
-    "track_shipment",
-    "delay_complaint",
-    "cancel_order",
-    "modify_order",
-    "return_items",
-    "exchange_items",
-    "refund_status",
-    "update_account",
-    "notify",
-    "policy_question",
-    "product_info",
-    "human_handoff",
-    "bulk_modify",
-    "out_of_scope",
-]
-INTENTS: tuple[str, ...] = Intent.__args__  # type: ignore[attr-defined]
+Intent = str
+"""An intent name of the domain's vocabulary (`Domain.intent_names`); intake checks it."""
 Tier = Literal["rules", "small", "large"]
 TaskStatus = Literal["pending", "succeeded", "failed", "awaiting_approval", "rejected", "skipped"]
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Slots(_Frozen):
-    """What intake extracted from the text; every field is untrusted."""
-
-    order_ids: tuple[str, ...] = ()
-    emails: tuple[str, ...] = ()
-    item_names: tuple[str, ...] = ()
-    address: str | None = None
-    reason: str | None = None
-    payment_method: str | None = None
 
 
 class Understanding(_Frozen):
@@ -51,9 +24,18 @@ class Understanding(_Frozen):
     masked_text: str
     lang: Literal["en", "zh"]
     intents: tuple[Intent, ...]
-    slots: Slots
+    slots: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Slot name (a `SlotSpec` of the domain) -> values read from the text; all untrusted."""
     injection: bool = False
     tier: Tier = "rules"
+
+    def slot(self, name: str) -> tuple[str, ...]:
+        """The values of slot `name`; empty when the request has none."""
+        return self.slots.get(name, ())
+
+    def first(self, name: str) -> str | None:
+        """The first value of slot `name`, or None."""
+        return next(iter(self.slot(name)), None)
 
 
 class Task(_Frozen):

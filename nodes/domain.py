@@ -60,23 +60,30 @@ class SlotSpec:
     """One slot a request may fill; every value is untrusted customer text.
 
     - `identifier`: a record id with a fixed shape (`pattern`); a model may only
-      repeat ids the rules tier read in the text;
+      repeat ids the rules tier read in the text. Values are compared by the
+      pattern's first group when it has one (`#?([A-Z]\\d+)` makes "a12" and
+      "#A12" the same id), case-insensitively;
     - `text`: free text (an address, an item name); a model's value must be
-      found in the request;
+      found in the request (and fully match `pattern` when one is set);
     - `choice`: one of `choices`.
     """
 
     name: str
     description: str
+    """What the model tiers are told the slot holds."""
     kind: Literal["identifier", "text", "choice"] = "text"
     pattern: str | None = None
     choices: tuple[str, ...] = ()
     many: bool = False
+    """Several values (a JSON list in a model reading); else at most one."""
     shapes_write: bool = False
     """It decides what a write does: the rules tier's value wins whenever it has one."""
     owned: bool = False
     """Its values name the customer's own records: ownership is checked, other ids hidden."""
     max_chars: int = 300
+    """Longest value a model reading may give."""
+    max_values: int = 10
+    """Most values a model reading may give for a `many` slot."""
 
     def compiled(self) -> re.Pattern[str] | None:
         return re.compile(self.pattern) if self.pattern else None
@@ -95,14 +102,19 @@ class DomainUnderstanding(Protocol):
     def read(
         self, text: str, lexicon: Lexicon
     ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        """(intents in priority order, never empty; slots) of normalised text."""
+        """(intents in priority order; slot name -> values) of normalised text.
+
+        Only intents and slots of this vocabulary; no intent reads as `OUT_OF_SCOPE`.
+        """
         ...
 
 
 class DomainRecords(Protocol):
     """The customer's own records, as intake checks them."""
 
-    async def customer_exists(self, pool: Pool, user_id: str) -> bool: ...
+    async def customer_exists(self, pool: Pool, user_id: str) -> bool:
+        """Whether `user_id` is one of the domain's customers."""
+        ...
 
     async def foreign(self, pool: Pool, user_id: str, understanding: Understanding) -> list[str]:
         """Values of owned slots that do not exist or are someone else's (answered alike)."""
@@ -150,7 +162,7 @@ class DomainAnswers(Protocol):
     claims: Mapping[str, str]
     """Claim phrase -> the skill whose success it needs."""
     refusals: Mapping[str, str]
-    """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign`) -> text."""
+    """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign` with `{ids}`) -> text."""
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         """Sentences for one succeeded step (its payload quoted, never obeyed)."""

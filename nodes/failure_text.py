@@ -13,10 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from nodes.contracts import TaskOutcome
-from nodes.intake.vocabulary import PAYMENT_WORDS
 from nodes.planner.binding import PRECONDITIONS
 
 _ORDER_ID = re.compile(r"#W\d{7}")
+# Retail's payment kinds, kept here only until failure text asks the domain
+# (issue 8, helper C); intake's vocabulary moved into the retail pack.
+PAYMENT_WORDS = ("gift_card", "paypal", "credit_card")
 _UNAVAILABLE = "a service it depends on is not answering right now; please try again in a while"
 _DETAILS = (
     "some details it needs are missing or not in a form I can use; please check and ask again"

@@ -19,8 +19,11 @@ from functools import lru_cache
 from typing import Any
 
 from nodes.contracts import Plan, TaskOutcome
-from nodes.intake.rules import EMAIL, ORDER_ID
-from nodes.intake.vocabulary import INJECTION_PATTERNS
+from nodes.intake.rules import EMAIL, INJECTION_PATTERNS
+
+# Retail's order-id shape, kept here only until quoting reads the domain's
+# owned identifier slots (issue 8, helper C); intake no longer exports it.
+ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?([Ww]\d{7})(?!\d)")
 
 MAX_QUOTE = 300
 """Characters of one quoted value."""

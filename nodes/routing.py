@@ -18,7 +18,7 @@ NextAfterDispatch = Literal["approval", "refine", "arbitrate", "compose"]
 def after_intake(state: SupportState) -> Literal["compose", "handoff", "planner"]:
     if state.get("refusal"):
         return "compose"
-    if "human_handoff" in (state.get("understanding") or {}).get("intents", []):
+    if state.get("handoff"):
         return "handoff"
     return "planner"
 

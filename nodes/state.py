@@ -39,6 +39,7 @@ class SupportState(TypedDict, total=False):
     audit_id: str
     understanding: dict[str, Any]  # Understanding
     refusal: str | None
+    handoff: bool  # intake read an intent the domain hands to a human
     plan: dict[str, Any]  # Plan
     outcomes: Annotated[dict[str, Any], merge]  # task id -> TaskOutcome
     grants: Annotated[dict[str, Any], merge]  # task id -> approved call (args, approval id)

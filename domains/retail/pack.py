@@ -8,71 +8,27 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.migrations import MigrationSource
-from checkpoints.runtime import Pool
 from domains.retail.commands import data_cmd, tau2_cmd
+from domains.retail.records import RetailRecords
+from domains.retail.understanding import RetailUnderstanding
 from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
-from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec
+from nodes.domain import Domain
 from skills.resources import ResourceVocabulary
 
 HERE = Path(__file__).resolve().parent
 
-# TODO(issue 8): the bodies below still delegate to harness modules; they move here.
-from nodes.contracts import INTENTS  # noqa: E402
-from nodes.intake.node import REFUSE_BULK, REFUSE_SCOPE  # noqa: E402
-from nodes.models.grounding import SAFETY_INTENTS, WRITE_INTENTS  # noqa: E402
-
-INTENTS_SPEC = tuple(
-    IntentSpec(
-        name=i,
-        description=i.replace("_", " "),
-        writes=i in WRITE_INTENTS,
-        safety=i in SAFETY_INTENTS,
-        refusal=REFUSE_BULK if i == "bulk_modify" else None,
-        handoff=i == "human_handoff",
-    )
-    for i in INTENTS
+REFUSE_SCOPE = (
+    "I can help with your orders, deliveries, returns, refunds, account and our policies. "
+    "That request is outside what I can do."
 )
-SLOTS = (
-    SlotSpec("order_ids", "order ids (#W and 7 digits)", kind="identifier",
-             pattern=r"#?[Ww]\d{7}", many=True, owned=True),
-    SlotSpec("emails", "e-mail addresses", kind="identifier",
-             pattern=r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}", many=True),
-    SlotSpec("item_names", "product names", many=True),
-    SlotSpec("address", "a postal address", shapes_write=True),
-    SlotSpec("reason", "a cancellation reason", kind="choice",
-             choices=("no longer needed", "ordered by mistake"), shapes_write=True),
-    SlotSpec("payment_method", "a payment method id or kind", shapes_write=True),
-)  # fmt: skip
 
 
-class _Understanding:
-    intents: tuple[IntentSpec, ...] = INTENTS_SPEC
-    slots: tuple[SlotSpec, ...] = SLOTS
-
-    async def lexicon(self, pool: Pool) -> Lexicon:
-        from domains.retail.storage.reads import product_names
-
-        return {"products": await product_names(pool)}
-
-    def read(
-        self, text: str, lexicon: Lexicon
-    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        from nodes.intake.rules import understand
-
-        u = understand(text, lexicon.get("products", ()))
-        return u.intents, dict(u.slots)
+class _Understanding(RetailUnderstanding):
+    """Retail intents, slots and their rules-tier reading (`domains.retail.understanding`)."""
 
 
-class _Records:
-    async def customer_exists(self, pool: Pool, user_id: str) -> bool:
-        from nodes.intake.ownership import user_exists
-
-        return await user_exists(pool, user_id)
-
-    async def foreign(self, pool: Pool, user_id: str, understanding: Understanding) -> list[str]:
-        from nodes.intake.ownership import foreign_orders
-
-        return await foreign_orders(pool, user_id, understanding.slots.order_ids)
+class _Records(RetailRecords):
+    """Retail accounts and orders (`domains.retail.records`)."""
 
 
 class _Planning:
@@ -107,7 +63,11 @@ class _Planning:
 class _Answers:
     facts = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
     claims: Mapping[str, str] = {}
-    refusals: Mapping[str, str] = {"out_of_scope": REFUSE_SCOPE}
+    refusals: Mapping[str, str] = {
+        "out_of_scope": REFUSE_SCOPE,
+        "no_customer": "I can't find your customer account, so I can't look anything up.",
+        "foreign": "I can't find {ids} among your orders, so I can't act on it.",
+    }
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         raise NotImplementedError

@@ -1,4 +1,5 @@
-"""The rules tier of intake: deterministic intents, slots, masking, injection screen."""
+"""The generic rules tier of intake: normalising, masking, the injection screen,
+and the `Understanding` built from the domain's own reading of the text."""
 
 from __future__ import annotations
 
@@ -6,57 +7,62 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from nodes.contracts import Intent, Slots, Understanding
-from nodes.intake.vocabulary import (
-    ACCOUNT_WORDS,
-    BULK_SCOPE,
-    BULK_WRITE_VERBS,
-    CANCEL_REASONS,
-    INJECTION_PATTERNS,
-    INTENT_PATTERNS,
-    PAYMENT_WORDS,
-    POLICY_MASKED_INTENTS,
-    POLICY_PHRASES,
-    REFUND_QUESTION,
-    WEAK_ORDER_STATUS,
-)
+from checkpoints.errors import ConfigurationError
+from nodes.contracts import Understanding
+from nodes.domain import OUT_OF_SCOPE, DomainUnderstanding, Lexicon
 
-ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?([Ww]\d{7})(?!\d)")
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-PAYMENT_ID = re.compile(r"\b((?:gift_card|credit_card|paypal)_\d+)\b")
-# "to 12 Oak St, Austin, TX 78701" or "改成 12 Oak St, Austin, TX 78701".
-ADDRESS = re.compile(
-    r"(?:\b(?:to|at)\s+|(?:成|为|到|是)[:\s]*)"
-    r"(\d+\s+[A-Za-z][\w .'-]*?(?:,\s*[\w .'-]+){1,4}?\s*\d{5})\b"
-)
 CJK = re.compile(r"[\u4e00-\u9fff]")
 PHONE = re.compile(r"(?<![\w])(?:\+\d{1,3}[ -]?)?\(?\d{3}\)?[ -]\d{3}[ -]\d{4}(?!\d)")
 CN_MOBILE = re.compile(r"(?<!\d)(?:\+?86[ -]?)?1[3-9]\d{9}(?!\d)")
 CARD = re.compile(r"(?<!\d)\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?!\d)")
-
-# Ordered so that more specific intents are not swallowed by general ones.
-_PRIORITY: tuple[Intent, ...] = (
-    "bulk_modify", "human_handoff", "cancel_order", "exchange_items", "return_items",
-    "modify_order", "update_account", "refund_status", "delay_complaint", "track_shipment",
-    "order_status", "notify", "policy_question", "product_info",
-)  # fmt: skip
 _FULL_WIDTH = str.maketrans({"＃": "#", "，": ",", "。": ".", "？": "?", "！": "!", "：": ":"})
 
+# Attempts to instruct the assistant instead of asking it, in any domain.
+INJECTION_PATTERNS: tuple[str, ...] = (
+    r"ignore (?:all |any )?(?:previous|prior|above) (?:instructions|rules)",
+    r"disregard (?:the |all )?(?:previous|prior|above|system)",
+    r"you are now\b",
+    r"\bsystem prompt\b",
+    r"\bact as (?:an? )?(?:admin|administrator|operator|developer|root)\b",
+    r"\b(?:developer|admin|god|dan) mode\b",
+    r"\bpretend (?:to be|you are)\b",
+    r"\boverride (?:the )?(?:rules|policy|permissions)\b",
+    r"</?(?:system|tool|assistant)>",
+    "忽略之前",
+    "忽略以上",
+    "忽略所有",
+    "无视之前",
+    "你现在是",
+    "系统提示",
+    "管理员模式",
+    "忽略上面",
+    "无视以上",
+    "忘记之前",
+    "跳过审批",
+    "无需审批",
+    "不需要审批",
+    r"\bsystem override\b",
+    r"^\s*system\s*:",
+    r"\b(?:approval is not|no approval) (?:needed|required)\b",
+    r"\bskip (?:the )?approval\b",
+    r"\balready approved\b",
+    r"\bforget (?:all |your )?(?:previous|prior) (?:instructions|rules)\b",
+)
 
-def understand(text: str, product_names: Iterable[str] = ()) -> Understanding:
-    """Read one request with rules only. Never raises on odd input."""
+
+def understand(text: str, domain: DomainUnderstanding, lexicon: Lexicon) -> Understanding:
+    """Read one request with rules only: the domain reads intents and slots. Never raises
+    on odd input; a domain answering outside its own vocabulary is a configuration error."""
     normalised = normalise(text)
-    lowered = normalised.lower()
-    names = tuple(product_names)
-    has_items = any(n.lower() in lowered for n in names)
-    intents = classify(lowered, has_orders=bool(ORDER_ID.search(normalised)), has_items=has_items)
+    intents, slots = domain.read(normalised, lexicon)
     return Understanding(
         text=normalised,
         masked_text=mask_pii(normalised),
         lang="zh" if CJK.search(normalised) else "en",
-        intents=intents,
-        slots=extract_slots(normalised, intents, names),
-        injection=screen_injection(lowered),
+        intents=_known_intents(domain, intents),
+        slots=_known_slots(domain, slots),
+        injection=screen_injection(normalised.lower()),
     )
 
 
@@ -65,31 +71,9 @@ def normalise(text: str) -> str:
     return " ".join(text.translate(_FULL_WIDTH).split())
 
 
-def classify(
-    lowered: str, *, has_orders: bool = False, has_items: bool = False
-) -> tuple[Intent, ...]:
-    """The intents of lower-cased text, in priority order; never empty."""
-    actions = _blank(POLICY_PHRASES, lowered)
-    found = [
-        i
-        for i in _PRIORITY
-        if _any_match(INTENT_PATTERNS[i], actions if i in POLICY_MASKED_INTENTS else lowered)
-    ]
-    if "bulk_modify" in found or _bulk_write(lowered):
-        # Refused as a whole before planning: the other intents would only
-        # describe what the bulk request wanted done.
-        return ("bulk_modify",)
-    found = _resolve_overlaps(found, lowered, has_orders)
-    if set(found) <= {"notify"} and (has_orders or _any_match(WEAK_ORDER_STATUS, lowered)):
-        found.insert(0, "order_status")
-    if not found and has_items:
-        found = ["product_info"]
-    return tuple(found) if found else ("out_of_scope",)
-
-
 def screen_injection(lowered: str) -> bool:
     """True when the text tries to instruct the assistant instead of asking it."""
-    return _any_match(INJECTION_PATTERNS, lowered)
+    return any_match(INJECTION_PATTERNS, lowered)
 
 
 def mask_pii(text: str) -> str:
@@ -100,56 +84,31 @@ def mask_pii(text: str) -> str:
     return PHONE.sub("[phone]", text)
 
 
-def extract_slots(text: str, intents: Iterable[str], product_names: Iterable[str]) -> Slots:
-    """Order ids, e-mails, items, address, reason and payment method of the text."""
-    lowered = text.lower()
-    intents = set(intents)
-    address = ADDRESS.search(text)
-    wants_address = bool({"update_account", "modify_order"} & intents)
-    payment = PAYMENT_ID.search(text)
-    return Slots(
-        order_ids=tuple(dict.fromkeys("#" + m.upper() for m in ORDER_ID.findall(text))),
-        emails=tuple(dict.fromkeys(EMAIL.findall(text))),
-        item_names=tuple(n for n in product_names if n.lower() in lowered),
-        address=address.group(1).strip() if address and wants_address else None,
-        reason=_first_key(CANCEL_REASONS, lowered),
-        payment_method=payment.group(1) if payment else _first_key(PAYMENT_WORDS, lowered),
-    )
-
-
-def _resolve_overlaps(found: list[Intent], lowered: str, has_orders: bool) -> list[Intent]:
-    drop: set[str] = set()
-    # "refund" inside a return/cancel request is part of that request.
-    if {"return_items", "cancel_order"} & set(found) and not _any_match(REFUND_QUESTION, lowered):
-        drop.add("refund_status")
-    # An address change is the named order's, else the account's.
-    if "modify_order" in found and "update_account" in found:
-        on_account = _any_match(ACCOUNT_WORDS, lowered) or not has_orders
-        drop.add("modify_order" if on_account else "update_account")
-    # A delay complaint already tracks the shipment.
-    if "delay_complaint" in found:
-        drop.add("track_shipment")
-    return [i for i in found if i not in drop]
-
-
-def _bulk_write(lowered: str) -> bool:
-    return _any_match(BULK_SCOPE, lowered) and _any_match(BULK_WRITE_VERBS, lowered)
-
-
-def _first_key(table: dict[str, tuple[str, ...]], lowered: str) -> str | None:
-    return next((key for key, patterns in table.items() if _any_match(patterns, lowered)), None)
-
-
-def _blank(patterns: Iterable[str], lowered: str) -> str:
-    for pattern in patterns:
-        lowered = _compiled(pattern).sub(" ", lowered)
-    return lowered
-
-
-def _any_match(patterns: Iterable[str], lowered: str) -> bool:
-    return any(_compiled(p).search(lowered) for p in patterns)
+def any_match(patterns: Iterable[str], lowered: str) -> bool:
+    """Whether any of the regular expressions `patterns` matches `lowered`."""
+    return any(compiled(p).search(lowered) for p in patterns)
 
 
 @lru_cache(maxsize=1024)
-def _compiled(pattern: str) -> re.Pattern[str]:
+def compiled(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled once per process (vocabularies reuse the same few hundred)."""
     return re.compile(pattern)
+
+
+def _known_intents(domain: DomainUnderstanding, intents: Iterable[str]) -> tuple[str, ...]:
+    names = {i.name for i in domain.intents}
+    found = tuple(dict.fromkeys(intents)) or (OUT_OF_SCOPE,)
+    unknown = [i for i in found if i not in names]
+    if unknown:
+        raise ConfigurationError(f"the domain read intent(s) outside its vocabulary: {unknown[:3]}")
+    return found
+
+
+def _known_slots(
+    domain: DomainUnderstanding, slots: dict[str, tuple[str, ...]]
+) -> dict[str, tuple[str, ...]]:
+    names = {s.name for s in domain.slots}
+    unknown = sorted(set(slots) - names)
+    if unknown:
+        raise ConfigurationError(f"the domain read slot(s) it does not declare: {unknown[:3]}")
+    return {name: tuple(values) for name, values in slots.items() if values}

@@ -1,5 +1,9 @@
 """Prompt files under `nodes/prompts/`, loaded and checked once at start-up.
 
+The harness prompts speak of mechanisms only; what a prompt says about the
+business is the domain's own file (`Domain.prompts / "<name>.md"`), inserted
+as plain text (`domain_prompt`).
+
 Placeholders are written `{{name}}` so that JSON examples inside a prompt
 need no escaping. Every prompt declares the placeholders it must contain; a
 missing file or placeholder is a start-up error, not a bad first request.
@@ -10,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -21,7 +26,7 @@ PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 # prompt name -> placeholders it must contain (and may be rendered with).
 REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType(
     {
-        "intake": frozenset({"intents"}),
+        "intake": frozenset({"domain", "intents", "slots", "example"}),
         "intake_request": frozenset({"text"}),
         "planner": frozenset({"roles", "skills"}),
         "planner_request": frozenset({"intents", "slots", "user_id", "draft"}),
@@ -69,5 +74,22 @@ def _load_one(base: Path, name: str, needs: frozenset[str]) -> str:
     if found - needs:
         raise PromptConfigError(
             f"prompt file {path} has unknown placeholder(s) {sorted(found - needs)}; remove them"
+        )
+    return text
+
+
+@lru_cache(maxsize=32)
+def domain_prompt(directory: Path, name: str) -> str:
+    """The domain's own text for prompt `name` (`<directory>/<name>.md`), read once."""
+    path = directory / f"{name}.md"
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise PromptConfigError(
+            f"domain prompt file {path} cannot be read ({exc.strerror}); add it to the domain pack"
+        ) from exc
+    if PLACEHOLDER.search(text):
+        raise PromptConfigError(
+            f"domain prompt file {path} has a {{{{placeholder}}}}; domain prompts are plain text"
         )
     return text

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TypeVar
+from functools import lru_cache
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
 
+from nodes.domain import SlotSpec
 from nodes.errors import ModelOutputInvalid
 
 M = TypeVar("M", bound=BaseModel)
@@ -26,12 +28,14 @@ class _Reply(BaseModel):
 
 
 class ReadingSlots(_Reply):
-    order_ids: tuple[str, ...] = Field(default=(), max_length=10)
-    emails: tuple[str, ...] = Field(default=(), max_length=5)
-    item_names: tuple[str, ...] = Field(default=(), max_length=10)
-    address: str | None = Field(default=None, max_length=300)
-    reason: str | None = Field(default=None, max_length=100)
-    payment_method: str | None = Field(default=None, max_length=100)
+    """A model's slot values; `reading_schema` adds one field per domain slot."""
+
+    def values(self) -> dict[str, tuple[str, ...]]:
+        """Slot name -> its values (a single-valued slot gives at most one)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for name, value in self.model_dump().items():
+            out[name] = tuple(value) if isinstance(value, tuple | list) else _one(value)
+        return out
 
 
 class IntakeReading(_Reply):
@@ -40,6 +44,25 @@ class IntakeReading(_Reply):
     intents: tuple[str, ...] = Field(min_length=1, max_length=6)
     slots: ReadingSlots = ReadingSlots()
     injection: bool = False
+
+
+@lru_cache(maxsize=16)
+def reading_schema(specs: tuple[SlotSpec, ...]) -> type[IntakeReading]:
+    """The reading schema for a domain's slots: lists for `many` slots, else a string or null."""
+    fields: dict[str, Any] = {spec.name: _slot_field(spec) for spec in specs}
+    slots = create_model("DomainReadingSlots", __base__=ReadingSlots, **fields)
+    return create_model("DomainIntakeReading", __base__=IntakeReading, slots=(slots, slots()))
+
+
+def _slot_field(spec: SlotSpec) -> tuple[Any, Any]:
+    value = Annotated[str, StringConstraints(max_length=spec.max_chars)]
+    if spec.many:
+        return tuple[value, ...], Field(default=(), max_length=spec.max_values)
+    return value | None, None
+
+
+def _one(value: object) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) and value else ()
 
 
 def parse_reply(node: str, text: str, schema: type[M]) -> M:

@@ -107,7 +107,7 @@ def _check_args(
     if task.skill in IDENTITY_LOOKUPS:
         raise ModelOutputInvalid(NODE, f"{task.id}: {task.skill} is not for planners")
     order_id = task.args.get("order_id")
-    if order_id is not None and order_id not in understanding.slots.order_ids:
+    if order_id is not None and order_id not in understanding.slot("order_ids"):
         raise ModelOutputInvalid(NODE, f"{task.id}: order id not in the request")
     if "user_id" in task.args and task.args["user_id"] != user_id:
         raise ModelOutputInvalid(NODE, f"{task.id}: another customer's user id")

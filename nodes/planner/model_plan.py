@@ -73,7 +73,7 @@ def planner_messages(
     request = prompts.render(
         "planner_request",
         intents=_data(list(understanding.intents)),
-        slots=_data(masked_args(understanding.slots.model_dump(mode="json"))),
+        slots=_data(masked_args(understanding.slots)),
         user_id=_data(user_id),
         draft=_data([_shown(t.model_dump(mode="json")) for t in rules.tasks]),
     )

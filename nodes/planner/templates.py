@@ -37,7 +37,7 @@ class _Builder:
 
     @property
     def orders(self) -> tuple[str, ...]:
-        return self.understanding.slots.order_ids
+        return self.understanding.slot("order_ids")
 
 
 def rules_plan(understanding: Understanding, user_id: str) -> Plan:
@@ -89,7 +89,7 @@ def _delay(b: _Builder) -> None:
 
 
 def _cancel(b: _Builder) -> None:
-    reason = b.understanding.slots.reason or "no longer needed"
+    reason = b.understanding.first("reason") or "no longer needed"
     for order_id in b.orders:
         dep = b.order_lookup(order_id)
         b.add(
@@ -112,14 +112,13 @@ def _return(b: _Builder) -> None:
 
 
 def _modify(b: _Builder) -> None:
-    slots = b.understanding.slots
+    address, method = b.understanding.first("address"), b.understanding.first("payment_method")
     for order_id in b.orders:
         dep = b.order_lookup(order_id)
-        if slots.address:
-            args = {"order_id": order_id, "address": slots.address}
+        if address:
+            args = {"order_id": order_id, "address": address}
             b.add("billing_specialist", "modify_pending_order_address_v1", args, dep)
-        elif slots.payment_method:
-            method = slots.payment_method
+        elif method:
             # An explicit id is used as given; a kind ("gift_card") is resolved
             # against the customer's own methods once they are read.
             chosen = method if method[-1].isdigit() else f"bind:user_payment:{method}"
@@ -129,8 +128,8 @@ def _modify(b: _Builder) -> None:
 
 
 def _update_account(b: _Builder) -> None:
-    if b.understanding.slots.address:
-        args = {"user_id": b.user_id, "address": b.understanding.slots.address}
+    if address := b.understanding.first("address"):
+        args = {"user_id": b.user_id, "address": address}
         b.add("billing_specialist", "modify_user_address_v1", args)
     else:
         b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
@@ -161,8 +160,8 @@ def _notify(b: _Builder) -> None:
         "subject": "Your request",
         "body": "bind:summary",
     }
-    if b.understanding.slots.emails:
-        args["recipient"] = b.understanding.slots.emails[0]
+    if recipient := b.understanding.first("emails"):
+        args["recipient"] = recipient
     b.add("notifier", "send_notification_v1", args, *deps)
 
 

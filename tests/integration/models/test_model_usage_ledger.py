@@ -10,9 +10,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from checkpoints.runtime import Database
+from domains.retail.understanding import understand
 from nodes.context import SupportContext
 from nodes.domain import load_domain
-from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
 from nodes.models.usage import record_usage

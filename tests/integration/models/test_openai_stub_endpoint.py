@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from checkpoints.runtime import Database
+from domains.retail.understanding import understand
 from nodes.context import SupportContext
 from nodes.domain import load_domain
-from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
 
@@ -182,7 +182,7 @@ async def test_hostile_endpoint_cannot_widen_order_ids(db: Database, stub: Stub)
 
     out = await model_understanding(_ctx(db, tiers), {}, rules)
 
-    assert out == rules and out.slots.order_ids == ("#W1234567",)
+    assert out == rules and out.slot("order_ids") == ("#W1234567",)
 
 
 async def test_a_429_with_retry_after_is_retried_once_after_the_asked_wait(

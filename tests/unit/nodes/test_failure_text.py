@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from domains.retail.understanding import understand
 from nodes.bootstrap import load_static_config
 from nodes.compose import compose, compose_sentences
 from nodes.contracts import Plan, Task, TaskOutcome
 from nodes.failure_text import DEFAULT, REASONS, failure_sentence
 from nodes.handoff import escalate_review
-from nodes.intake.rules import understand
 from nodes.planner.node import planner
 from nodes.refine import refine
 from nodes.review import check

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from domains.retail.understanding import understand
 from nodes.contracts import Understanding
-from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
 from tests.fakes.chat import ScriptedChatModel, Sleep, forget_scripts, unconsumed_scripts
@@ -43,8 +43,8 @@ async def test_valid_large_output_is_used_and_tier_recorded(context: Any, script
     assert rules.intents == ("order_status",)
     assert out.intents == ("refund_status",)
     assert out.tier == "large"
-    assert out.slots.order_ids == ("#W1234567",)
-    assert out.slots.item_names == ("Blender",)  # no case-duplicate
+    assert out.slot("order_ids") == ("#W1234567",)
+    assert out.slot("item_names") == ("Blender",)  # no case-duplicate
     assert small.calls == []  # the ladder stops at the first accepted answer
 
 
@@ -69,7 +69,7 @@ async def test_invented_order_id_rejects_the_reading(context: Any, scripted: Any
     small = scripted(reply("refund_status", order_ids=["#W9999999"]))
     rules, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
     assert out == rules
-    assert out.slots.order_ids == ("#W1234567",)
+    assert out.slot("order_ids") == ("#W1234567",)
 
 
 @pytest.mark.parametrize(
@@ -160,8 +160,8 @@ async def test_model_sees_masked_text_and_rules_emails_survive(context: Any, scr
     prompt = "\n".join(str(m.content) for m in large.calls[0])
     assert "ann@example.com" not in prompt and "a***@example.com" in prompt
     assert out.intents == ("order_status", "notify")
-    assert out.slots.emails == ("ann@example.com",)
-    assert out.slots.order_ids == ("#W1234567",)
+    assert out.slot("emails") == ("ann@example.com",)
+    assert out.slot("order_ids") == ("#W1234567",)
 
 
 async def test_customer_cannot_close_the_data_fence(context: Any, scripted: Any) -> None:
@@ -183,8 +183,8 @@ async def test_ungrounded_descriptive_slots_fall_back_to_rules(context: Any, scr
     )
     rules, out = await run(context, ModelTiers(large=large), text)
     assert out.tier == "large"
-    assert out.slots.address == rules.slots.address == "12 Main St, Springfield, IL 62704"
-    assert out.slots.payment_method == "gift_card"
+    assert out.first("address") == rules.first("address") == "12 Main St, Springfield, IL 62704"
+    assert out.first("payment_method") == "gift_card"
 
 
 async def test_only_small_configured_starts_at_small(context: Any, scripted: Any) -> None:

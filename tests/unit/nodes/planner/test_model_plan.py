@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from domains.retail.understanding import understand
 from nodes.bootstrap import load_static_config
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
 from nodes.domain import load_domain
-from nodes.intake.rules import understand
 from nodes.models import ModelTiers
 from nodes.models.deadline import RequestClock
 from nodes.planner.model_checks import check_inputs

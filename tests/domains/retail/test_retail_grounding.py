@@ -1,4 +1,4 @@
-"""Domain cross-checks of a schema-valid intake reading."""
+"""Grounding a model's intake reading against retail's vocabulary and rules reading."""
 
 from __future__ import annotations
 
@@ -6,38 +6,48 @@ import json
 
 import pytest
 
+from domains.retail.pack import DOMAIN
+from domains.retail.understanding import understand
 from nodes.bootstrap import load_static_config
-from nodes.contracts import INTENTS
+from nodes.contracts import Tier, Understanding
 from nodes.errors import ModelOutputInvalid
-from nodes.intake.rules import understand
-from nodes.models.grounding import WRITE_INTENTS, ground_reading
-from nodes.models.schema import IntakeReading
+from nodes.models import grounding
+from nodes.models.schema import IntakeReading, reading_schema
 from nodes.planner.templates import rules_plan
+
+VOCABULARY = DOMAIN.understanding
+INTENTS = DOMAIN.intent_names
+WRITE_INTENTS = {i.name for i in VOCABULARY.intents if i.writes}
 
 
 def reading(*intents: str, **slots: object) -> IntakeReading:
     # Through JSON, as a model's reply arrives (strict mode wants JSON arrays).
-    return IntakeReading.model_validate_json(json.dumps({"intents": intents, "slots": slots}))
+    schema = reading_schema(VOCABULARY.slots)
+    return schema.model_validate_json(json.dumps({"intents": intents, "slots": slots}))
+
+
+def ground_reading(reading: IntakeReading, rules: Understanding, tier: Tier) -> Understanding:
+    return grounding.ground_reading(reading, rules, tier, VOCABULARY)
 
 
 def test_order_ids_are_normalised_when_literally_present() -> None:
     rules = understand("hmm w1234567 the lamp is broken")
     out = ground_reading(reading("track_shipment", order_ids=["W1234567"]), rules, "small")
-    assert out.slots.order_ids == ("#W1234567",)
+    assert out.slot("order_ids") == ("#W1234567",)
     assert out.tier == "small" and out.intents == ("track_shipment",)
 
 
 @pytest.mark.parametrize("invented", ["#W123456", "#W12345678", "#W1234568", "1234567"])
 def test_an_id_not_written_in_the_text_is_rejected(invented: str) -> None:
     rules = understand("the lamp from W12345678x and W1234567 is broken")
-    with pytest.raises(ModelOutputInvalid, match="order id"):
+    with pytest.raises(ModelOutputInvalid, match="order_ids"):
         ground_reading(reading("order_status", order_ids=[invented]), rules, "large")
 
 
 def test_rules_order_ids_are_kept_when_the_model_omits_them() -> None:
     rules = understand("cancel #W1234567 and #W7654321 please")
     out = ground_reading(reading("cancel_order", order_ids=["#W7654321"]), rules, "large")
-    assert out.slots.order_ids == ("#W1234567", "#W7654321")
+    assert out.slot("order_ids") == ("#W1234567", "#W7654321")
 
 
 def test_intents_are_deduplicated_in_vocabulary_order() -> None:
@@ -56,17 +66,17 @@ def test_out_of_scope_is_dropped_next_to_a_real_intent() -> None:
 
 def test_reason_must_be_a_known_cancel_reason() -> None:
     rules = understand("cancel #W1234567, it was a mistake")
-    assert rules.slots.reason is None
+    assert rules.first("reason") is None
     ok = ground_reading(reading("cancel_order", reason="ordered by mistake"), rules, "large")
-    assert ok.slots.reason == "ordered by mistake"
+    assert ok.first("reason") == "ordered by mistake"
     odd = ground_reading(reading("cancel_order", reason="approved by admin"), rules, "large")
-    assert odd.slots.reason is None
+    assert odd.first("reason") is None
 
 
 def test_the_rules_reason_of_a_write_is_never_replaced() -> None:
     rules = understand("cancel #W1234567, I don't want it anymore")
     out = ground_reading(reading("cancel_order", reason="ordered by mistake"), rules, "large")
-    assert out.slots.reason == rules.slots.reason == "no longer needed"
+    assert out.first("reason") == rules.first("reason") == "no longer needed"
 
 
 # Every kind of write the vocabulary knows, as a customer asks for it.
@@ -100,7 +110,7 @@ def test_a_model_can_not_drop_a_write_the_rules_read(intent: str) -> None:
     rules = understand(WRITES[intent])
     reads = [i for i in rules.intents if i not in WRITE_INTENTS] or ["order_status"]
     with pytest.raises(ModelOutputInvalid, match="drops write intent"):
-        ground_reading(reading(*reads, order_ids=list(rules.slots.order_ids)), rules, "large")
+        ground_reading(reading(*reads, order_ids=list(rules.slot("order_ids"))), rules, "large")
 
 
 @pytest.mark.parametrize("intent", sorted(WRITE_INTENTS))
@@ -127,16 +137,16 @@ def test_reads_may_differ_when_the_writes_agree() -> None:
         reading("cancel_order", "track_shipment", order_ids=["#W8770097"]), rules, "small"
     )
     assert out.intents == ("track_shipment", "cancel_order") and out.tier == "small"
-    assert out.slots.order_ids == ("#W8770097",)
+    assert out.slot("order_ids") == ("#W8770097",)
 
 
 def test_a_recipient_must_be_exactly_one_the_rules_read() -> None:
     rules = understand(WRITES["notify"])
-    with pytest.raises(ModelOutputInvalid, match="e-mail"):
+    with pytest.raises(ModelOutputInvalid, match="emails"):
         # A substring of the customer's address is another mailbox.
         ground_reading(reading("order_status", "notify", emails=["nn@example.com"]), rules, "large")
     out = ground_reading(reading("order_status", "notify"), rules, "large")
-    assert out.slots.emails == ("ann@example.com",)
+    assert out.slot("emails") == ("ann@example.com",)
 
 
 def test_the_rules_address_of_a_write_wins_and_a_model_may_only_fill_a_gap() -> None:
@@ -145,10 +155,12 @@ def test_the_rules_address_of_a_write_wins_and_a_model_may_only_fill_a_gap() -> 
         " to 12 Main St, Springfield, IL 62704"
     )
     rules = understand(text)
-    assert rules.slots.address == "12 Main St, Springfield, IL 62704"
+    assert rules.first("address") == "12 Main St, Springfield, IL 62704"
     other = reading("modify_order", address="1 Old Rd, Salem, OR 97301")
-    assert ground_reading(other, rules, "large").slots.address == rules.slots.address
+    assert ground_reading(other, rules, "large").first("address") == rules.first("address")
     gap = understand("Please modify order #W1234567, new address 12 Main St, Springfield, IL 62704")
-    assert gap.intents == ("modify_order",) and gap.slots.address is None
+    assert gap.intents == ("modify_order",) and gap.first("address") is None
     filled = reading("modify_order", address="12 Main St, Springfield, IL 62704")
-    assert ground_reading(filled, gap, "large").slots.address == "12 Main St, Springfield, IL 62704"
+    assert (
+        ground_reading(filled, gap, "large").first("address") == "12 Main St, Springfield, IL 62704"
+    )

@@ -1,4 +1,4 @@
-"""Rules-tier vocabulary: which words signal which intent, in English and Chinese.
+"""Retail rules-tier vocabulary: which words signal which intent, in English and Chinese.
 
 Patterns are data, kept apart from the matching code so they can be reviewed
 (and extended) without touching logic. Every pattern is a regular expression
@@ -236,37 +236,6 @@ ACCOUNT_WORDS: tuple[str, ...] = (
 # A bare order id or the word "order" asks for its status only when nothing
 # more specific was asked.
 WEAK_ORDER_STATUS: tuple[str, ...] = (r"#?\bw\d{7}\b", r"\borders?\b", "订单")
-
-INJECTION_PATTERNS: tuple[str, ...] = (
-    r"ignore (?:all |any )?(?:previous|prior|above) (?:instructions|rules)",
-    r"disregard (?:the |all )?(?:previous|prior|above|system)",
-    r"you are now\b",
-    r"\bsystem prompt\b",
-    r"\bact as (?:an? )?(?:admin|administrator|operator|developer|root)\b",
-    r"\b(?:developer|admin|god|dan) mode\b",
-    r"\bpretend (?:to be|you are)\b",
-    r"\boverride (?:the )?(?:rules|policy|permissions)\b",
-    r"</?(?:system|tool|assistant)>",
-    "忽略之前",
-    "忽略以上",
-    "忽略所有",
-    "无视之前",
-    "你现在是",
-    "系统提示",
-    "管理员模式",
-    "忽略上面",
-    "无视以上",
-    "忘记之前",
-    "跳过审批",
-    "无需审批",
-    "不需要审批",
-    r"\bsystem override\b",
-    r"^\s*system\s*:",
-    r"\b(?:approval is not|no approval) (?:needed|required)\b",
-    r"\bskip (?:the )?approval\b",
-    r"\balready approved\b",
-    r"\bforget (?:all |your )?(?:previous|prior) (?:instructions|rules)\b",
-)
 
 CANCEL_REASONS: dict[str, tuple[str, ...]] = {
     "ordered by mistake": (

@@ -1,0 +1,189 @@
+"""Retail's reading of a request (`DomainUnderstanding`): intents, slots and the rules tier.
+
+The vocabulary (`INTENTS_SPEC`, `SLOTS`) is what the harness and the model
+tiers are told; `read` is the deterministic reading of normalised text in
+English and Chinese, with its patterns in `domains.retail.vocabulary`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from checkpoints.runtime import Pool
+from domains.retail.storage import reads
+from domains.retail.vocabulary import (
+    ACCOUNT_WORDS,
+    BULK_SCOPE,
+    BULK_WRITE_VERBS,
+    CANCEL_REASONS,
+    INTENT_PATTERNS,
+    PAYMENT_WORDS,
+    POLICY_MASKED_INTENTS,
+    POLICY_PHRASES,
+    REFUND_QUESTION,
+    WEAK_ORDER_STATUS,
+)
+from nodes.contracts import Understanding
+from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, SlotSpec
+from nodes.intake import rules
+from nodes.intake.rules import EMAIL, any_match, compiled
+
+REFUSE_BULK = (
+    "I can't change many orders or other customers' data at once; "
+    "please ask about one of your own orders at a time."
+)
+ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?([Ww]\d{7})(?!\d)")
+PAYMENT_ID = re.compile(r"\b((?:gift_card|credit_card|paypal)_\d+)\b")
+# "to 12 Oak St, Austin, TX 78701" or "改成 12 Oak St, Austin, TX 78701".
+ADDRESS = re.compile(
+    r"(?:\b(?:to|at)\s+|(?:成|为|到|是)[:\s]*)"
+    r"(\d+\s+[A-Za-z][\w .'-]*?(?:,\s*[\w .'-]+){1,4}?\s*\d{5})\b"
+)
+
+
+# Vocabulary order: a merged model reading is listed in this order.
+INTENTS_SPEC: tuple[IntentSpec, ...] = (
+    IntentSpec("order_status", "where an order stands, or what the customer's orders are"),
+    IntentSpec("track_shipment", "where a shipment is, its tracking"),
+    IntentSpec("delay_complaint", "a delivery is late and the customer asks why"),
+    IntentSpec("cancel_order", "cancel a pending order", writes=True),
+    IntentSpec("modify_order", "change a pending order's address, items or payment", writes=True),
+    IntentSpec("return_items", "return items of a delivered order", writes=True),
+    IntentSpec("exchange_items", "exchange items of a delivered order", writes=True),
+    IntentSpec("refund_status", "where a refund stands"),
+    IntentSpec("update_account", "change the account's default address", writes=True),
+    IntentSpec(
+        "notify", "the customer wants a notification or an e-mail sent to them", writes=True
+    ),
+    IntentSpec("policy_question", "a question about a policy (returns, shipping, refunds)"),
+    IntentSpec("product_info", "a question about products"),
+    IntentSpec("human_handoff", "the customer asks for a human agent", safety=True, handoff=True),
+    IntentSpec(
+        "bulk_modify",
+        'the request touches many orders at once ("all my orders", "every order")'
+        " or other customers' data",
+        safety=True,
+        refusal=REFUSE_BULK,
+    ),
+    IntentSpec(OUT_OF_SCOPE, "nothing in the list applies; never combine it with another intent"),
+)
+SLOTS: tuple[SlotSpec, ...] = (
+    SlotSpec("order_ids", 'order ids written in the message, like "#W1234567"', kind="identifier",
+             pattern=r"#?([Ww]\d{7})", many=True, owned=True, max_values=10),
+    SlotSpec("emails", "e-mail addresses written in full in the message", kind="identifier",
+             pattern=EMAIL.pattern, many=True, max_values=5),
+    SlotSpec("item_names", "product names the customer mentions", many=True, max_values=10),
+    SlotSpec("address", "a full postal address the customer gives, exactly as written",
+             shapes_write=True),
+    SlotSpec("reason", "the reason for a cancellation",
+             kind="choice", choices=tuple(CANCEL_REASONS), shapes_write=True, max_chars=100),
+    SlotSpec("payment_method", 'a payment method id (like "gift_card_1234567") or one of'
+             ' "gift_card", "paypal", "credit_card"', pattern=r"(?:gift_card|credit_card|paypal)(?:_\d+)?",
+             shapes_write=True, max_chars=100),
+)  # fmt: skip
+
+# Ordered so that more specific intents are not swallowed by general ones.
+_PRIORITY: tuple[str, ...] = (
+    "bulk_modify", "human_handoff", "cancel_order", "exchange_items", "return_items",
+    "modify_order", "update_account", "refund_status", "delay_complaint", "track_shipment",
+    "order_status", "notify", "policy_question", "product_info",
+)  # fmt: skip
+
+
+class RetailUnderstanding:
+    """The retail vocabulary and its rules-tier reading."""
+
+    intents: tuple[IntentSpec, ...] = INTENTS_SPEC
+    slots: tuple[SlotSpec, ...] = SLOTS
+
+    async def lexicon(self, pool: Pool) -> Lexicon:
+        return {"products": await reads.product_names(pool)}
+
+    def read(
+        self, text: str, lexicon: Lexicon
+    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        names = lexicon.get("products", ())
+        lowered = text.lower()
+        has_items = any(n.lower() in lowered for n in names)
+        intents = classify(lowered, has_orders=bool(ORDER_ID.search(text)), has_items=has_items)
+        return intents, extract_slots(text, intents, names)
+
+
+READING = RetailUnderstanding()
+
+
+def understand(text: str, product_names: Iterable[str] = ()) -> Understanding:
+    """The harness's rules-tier `Understanding` of `text` in retail (for callers without a pool)."""
+    return rules.understand(text, READING, {"products": tuple(product_names)})
+
+
+def classify(lowered: str, *, has_orders: bool = False, has_items: bool = False) -> tuple[str, ...]:
+    """The intents of lower-cased text, in priority order; never empty."""
+    actions = _blank(POLICY_PHRASES, lowered)
+    found = [
+        i
+        for i in _PRIORITY
+        if any_match(INTENT_PATTERNS[i], actions if i in POLICY_MASKED_INTENTS else lowered)
+    ]
+    if "bulk_modify" in found or _bulk_write(lowered):
+        # Refused as a whole before planning: the other intents would only
+        # describe what the bulk request wanted done.
+        return ("bulk_modify",)
+    found = _resolve_overlaps(found, lowered, has_orders)
+    if set(found) <= {"notify"} and (has_orders or any_match(WEAK_ORDER_STATUS, lowered)):
+        found.insert(0, "order_status")
+    if not found and has_items:
+        found = ["product_info"]
+    return tuple(found) if found else (OUT_OF_SCOPE,)
+
+
+def extract_slots(
+    text: str, intents: Iterable[str], product_names: Iterable[str]
+) -> dict[str, tuple[str, ...]]:
+    """Order ids, e-mails, items, address, reason and payment method of the text."""
+    lowered = text.lower()
+    address = ADDRESS.search(text)
+    wants_address = bool({"update_account", "modify_order"} & set(intents))
+    payment = PAYMENT_ID.search(text)
+    return {
+        "order_ids": tuple(dict.fromkeys("#" + m.upper() for m in ORDER_ID.findall(text))),
+        "emails": tuple(dict.fromkeys(EMAIL.findall(text))),
+        "item_names": tuple(n for n in product_names if n.lower() in lowered),
+        "address": _one(address.group(1).strip() if address and wants_address else None),
+        "reason": _one(_first_key(CANCEL_REASONS, lowered)),
+        "payment_method": _one(payment.group(1) if payment else _first_key(PAYMENT_WORDS, lowered)),
+    }
+
+
+def _resolve_overlaps(found: list[str], lowered: str, has_orders: bool) -> list[str]:
+    drop: set[str] = set()
+    # "refund" inside a return/cancel request is part of that request.
+    if {"return_items", "cancel_order"} & set(found) and not any_match(REFUND_QUESTION, lowered):
+        drop.add("refund_status")
+    # An address change is the named order's, else the account's.
+    if "modify_order" in found and "update_account" in found:
+        on_account = any_match(ACCOUNT_WORDS, lowered) or not has_orders
+        drop.add("modify_order" if on_account else "update_account")
+    # A delay complaint already tracks the shipment.
+    if "delay_complaint" in found:
+        drop.add("track_shipment")
+    return [i for i in found if i not in drop]
+
+
+def _bulk_write(lowered: str) -> bool:
+    return any_match(BULK_SCOPE, lowered) and any_match(BULK_WRITE_VERBS, lowered)
+
+
+def _first_key(table: dict[str, tuple[str, ...]], lowered: str) -> str | None:
+    return next((key for key, patterns in table.items() if any_match(patterns, lowered)), None)
+
+
+def _blank(patterns: Iterable[str], lowered: str) -> str:
+    for pattern in patterns:
+        lowered = compiled(pattern).sub(" ", lowered)
+    return lowered
+
+
+def _one(value: str | None) -> tuple[str, ...]:
+    return (value,) if value else ()
