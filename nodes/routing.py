@@ -18,7 +18,8 @@ NextAfterDispatch = Literal["approval", "refine", "arbitrate", "compose"]
 def after_intake(state: SupportState) -> Literal["compose", "handoff", "planner"]:
     if state.get("refusal"):
         return "compose"
-    if "human_handoff" in (state.get("understanding") or {}).get("intents", []):
+    understanding = state.get("understanding")
+    if understanding and "human_handoff" in understanding["intents"]:
         return "handoff"
     return "planner"
 
@@ -45,7 +46,8 @@ def when_nothing_ready(state: SupportState) -> NextAfterDispatch:
 
 def after_review(state: SupportState) -> Literal["respond", "compose", "escalate"]:
     revisions = int(state.get("revisions") or 0)
-    if (state.get("review") or {}).get("approved"):
+    review = state.get("review")
+    if review and review["approved"]:
         return "respond"
     if revisions <= MAX_REVISIONS:
         return "compose"

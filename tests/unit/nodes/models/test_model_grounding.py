@@ -6,13 +6,13 @@ import json
 
 import pytest
 
+from domains.retail.planning.templates import rules_plan
 from nodes.bootstrap import load_static_config
 from nodes.contracts import INTENTS
 from nodes.errors import ModelOutputInvalid
 from nodes.intake.rules import understand
 from nodes.models.grounding import WRITE_INTENTS, ground_reading
 from nodes.models.schema import IntakeReading
-from nodes.planner.templates import rules_plan
 
 
 def reading(*intents: str, **slots: object) -> IntakeReading:

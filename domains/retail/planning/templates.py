@@ -1,9 +1,9 @@
 """Rules-tier plan templates: intents + slots -> a DAG of tasks.
 
 Arguments that depend on earlier results (which items to return, where to
-send the e-mail) are left as `bind:` markers and filled in by
-`nodes.planner.binding` once the dependencies have succeeded, so the plan
-itself stays a pure function of the request.
+send the e-mail) are left as `bind:` markers, resolved by
+`domains.retail.planning.binding` once the dependencies have succeeded, so
+the plan itself stays a pure function of the request.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from domains.retail.planning.slots import SlotView
 from nodes.contracts import Plan, Task, Understanding
 
 WHY_LATE = "why_is_my_shipment_late"
@@ -29,6 +30,10 @@ class _Builder:
         )
         return task_id
 
+    @property
+    def slots(self) -> SlotView:
+        return SlotView(self.understanding)
+
     def order_lookup(self, order_id: str) -> str:
         for task in self.tasks:
             if task.skill == "get_order_details_v1" and task.args.get("order_id") == order_id:
@@ -37,7 +42,7 @@ class _Builder:
 
     @property
     def orders(self) -> tuple[str, ...]:
-        return self.understanding.slots.order_ids
+        return self.slots.slot("order_ids")
 
 
 def rules_plan(understanding: Understanding, user_id: str) -> Plan:
@@ -89,7 +94,7 @@ def _delay(b: _Builder) -> None:
 
 
 def _cancel(b: _Builder) -> None:
-    reason = b.understanding.slots.reason or "no longer needed"
+    reason = b.slots.first("reason") or "no longer needed"
     for order_id in b.orders:
         dep = b.order_lookup(order_id)
         b.add(
@@ -112,14 +117,13 @@ def _return(b: _Builder) -> None:
 
 
 def _modify(b: _Builder) -> None:
-    slots = b.understanding.slots
+    address, method = b.slots.first("address"), b.slots.first("payment_method")
     for order_id in b.orders:
         dep = b.order_lookup(order_id)
-        if slots.address:
-            args = {"order_id": order_id, "address": slots.address}
+        if address:
+            args = {"order_id": order_id, "address": address}
             b.add("billing_specialist", "modify_pending_order_address_v1", args, dep)
-        elif slots.payment_method:
-            method = slots.payment_method
+        elif method:
             # An explicit id is used as given; a kind ("gift_card") is resolved
             # against the customer's own methods once they are read.
             chosen = method if method[-1].isdigit() else f"bind:user_payment:{method}"
@@ -129,8 +133,9 @@ def _modify(b: _Builder) -> None:
 
 
 def _update_account(b: _Builder) -> None:
-    if b.understanding.slots.address:
-        args = {"user_id": b.user_id, "address": b.understanding.slots.address}
+    address = b.slots.first("address")
+    if address:
+        args = {"user_id": b.user_id, "address": address}
         b.add("billing_specialist", "modify_user_address_v1", args)
     else:
         b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
@@ -161,8 +166,9 @@ def _notify(b: _Builder) -> None:
         "subject": "Your request",
         "body": "bind:summary",
     }
-    if b.understanding.slots.emails:
-        args["recipient"] = b.understanding.slots.emails[0]
+    recipient = b.slots.first("emails")
+    if recipient:
+        args["recipient"] = recipient
     b.add("notifier", "send_notification_v1", args, *deps)
 
 
