@@ -2,7 +2,7 @@
 
 A failed step whose skill declares `replan_with` in its `metadata.yaml` is
 replaced in the plan by that lesser step on the same record (a tracking
-service is down, so the order's own record answers instead). Steps that
+service is down, so the record's own read answers instead). Steps that
 already ran keep their ids and outcomes, so nothing is run twice; only the
 replaced step's dependents are pointed at its replacement and reopened.
 """
