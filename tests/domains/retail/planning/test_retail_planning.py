@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import pytest
 
 from domains.retail import DOMAIN
@@ -9,8 +12,10 @@ from domains.retail.planning.binding import parse_address
 from nodes.bootstrap import load_static_config
 from nodes.errors import BindingError, PreconditionFailed
 from nodes.intake.rules import understand
+from nodes.models.prompts import load_prompts
 from nodes.planner.binding import bind_args
 from nodes.planner.model_checks import check_inputs
+from nodes.planner.model_plan import planner_messages
 
 USER = "ann_lee_1234"
 PLANNING = DOMAIN.planning
@@ -98,3 +103,14 @@ def test_tracking_reads_are_replaced_by_the_order_record() -> None:
 
 def test_bulk_order_ids_are_a_retail_bulk_argument() -> None:
     assert "order_ids" in PLANNING.bulk_args
+
+
+def test_the_model_planner_is_told_it_plans_for_a_retail_desk() -> None:
+    registry, roles = load_static_config()
+    ctx: Any = SimpleNamespace(domain=DOMAIN, registry=registry, roles=roles)
+    understanding = understand("Where is my order #W1234567?")
+    rules = PLANNING.plan(understanding, USER)
+    system, _ = planner_messages(load_prompts(), ctx, understanding, rules, USER)
+    text = str(system.content)
+    assert text.startswith("You plan the steps a retail support desk runs")
+    assert "Use a skill only under a role that lists it." in text  # the harness rules follow
