@@ -25,10 +25,17 @@ from pydantic import ValidationError
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
 from nodes.context import SupportContext, current_step, current_thread_id
-from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
+from nodes.contracts import ApprovalRequest, Grant, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of
 from nodes.inputs import value_problem
-from nodes.state import SupportState
+from nodes.state import (
+    GrantData,
+    HumanDecisionData,
+    StateUpdate,
+    SupportState,
+    TaskOutcomeData,
+    stored,
+)
 from skills.errors import SkillError
 from skills.faults import crash_point
 from skills.hashing import args_hash
@@ -42,7 +49,7 @@ _STATUS: dict[str, approvals.DecisionStatus] = {
 }
 
 
-async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
     """Ask an operator about every pending request; apply the answers given."""
     pending = [ApprovalRequest.model_validate(p) for p in (state.get("pending") or {}).values()]
     if not pending:
@@ -147,37 +154,45 @@ def normalised_edit(
 
 def apply_decisions(
     pending: list[ApprovalRequest], decisions: dict[str, HumanDecision]
-) -> dict[str, Any]:
-    update: dict[str, Any] = {"pending": {}, "decided": {}, "grants": {}, "outcomes": {}}
+) -> StateUpdate:
+    update: StateUpdate = {"pending": {}, "decided": {}, "grants": {}, "outcomes": {}}
     notes = []
     for request in pending:
         decision = decisions.get(request.id)
         if decision is None:
             continue  # unanswered requests stay pending and are asked again
         update["pending"][request.id] = None
-        update["decided"][request.id] = decision.model_dump(mode="json")
+        update["decided"][request.id] = stored(decision, HumanDecisionData)
         notes.append(f"{request.id}={decision.decision}")
         if request.kind == "escalation":
             update["human_reply"] = decision.message or "a colleague has reviewed your case"
         elif decision.decision in ("approve", "edit"):
-            args = ran_args(request, decision)
-            update["grants"][request.task_id] = {
-                "args": args,
-                "args_hash": args_hash(args),
-                "approval_id": request.id,
-                "skill": request.skill,
-            }
+            update["grants"][request.task_id or ""] = stored(
+                grant_for(request, decision), GrantData
+            )
         else:
-            update["outcomes"][request.task_id] = TaskOutcome(
-                task_id=request.task_id or "",
-                skill=request.skill or "",
-                role="human",
-                status="rejected",
-                error="rejected by a human reviewer; nothing was changed",
-                attempts=0,
-            ).model_dump(mode="json")
+            update["outcomes"][request.task_id or ""] = stored(_rejected(request), TaskOutcomeData)
     update["trace"] = [f"approval: {', '.join(notes) or 'no decision'}"]
     return update
+
+
+def grant_for(request: ApprovalRequest, decision: HumanDecision) -> Grant:
+    """The grant an approved (or edited) request gives its task."""
+    args = ran_args(request, decision)
+    return Grant(
+        skill_id=request.skill or "", args=args, args_hash=args_hash(args), approval_id=request.id
+    )
+
+
+def _rejected(request: ApprovalRequest) -> TaskOutcome:
+    return TaskOutcome(
+        task_id=request.task_id or "",
+        skill=request.skill or "",
+        role="human",
+        status="rejected",
+        error="rejected by a human reviewer; nothing was changed",
+        attempts=0,
+    )
 
 
 def ran_args(request: ApprovalRequest, decision: HumanDecision) -> dict[str, Any]:

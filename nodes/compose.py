@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, ReviewVerdict, TaskOutcome
+from nodes.domain import DomainPlanning
 from nodes.failure_text import failure_sentence
 from nodes.intake.rules import mask_pii
 from nodes.quoting import as_document, own_order_ids, quote_data, quote_outcome
@@ -37,14 +38,14 @@ _NOTIFIED = {
 
 async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     review = ReviewVerdict.model_validate(state["review"]) if state.get("review") else None
-    sentences = compose_sentences(state)
+    sentences = compose_sentences(state, runtime.context.domain.planning if runtime else None)
     if review and not review.approved:
         sentences = [s for s in sentences if not any(f in s for f in _flagged(review))]
     draft = mask_pii(" ".join(sentences)) if sentences else "I could not complete your request."
     return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
 
 
-def compose_sentences(state: SupportState) -> list[str]:
+def compose_sentences(state: SupportState, planning: DomainPlanning | None = None) -> list[str]:
     if state.get("refusal"):
         return [str(state["refusal"])]
     plan = plan_of(state)
@@ -58,7 +59,7 @@ def compose_sentences(state: SupportState) -> list[str]:
         if task.skill == "get_order_details_v1" and task.args.get("order_id") in changed:
             continue  # the read's status is stale once a write on the order succeeded
         outcome = quote_outcome(TaskOutcome.model_validate(outcomes[task.id]), own)
-        sentences.extend(_describe(outcome, task.args))
+        sentences.extend(_describe(outcome, task.args, planning))
     for raw in state.get("decisions") or []:
         d = Decision.model_validate(raw)
         reason = quote_data(d.answer, own_ids=own) or "unknown"
@@ -80,7 +81,9 @@ def _step_name(skill: str) -> str:
     return skill.rsplit("_v", 1)[0].replace("_", " ")
 
 
-def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
+def _describe(
+    outcome: TaskOutcome, args: dict[str, Any], planning: DomainPlanning | None
+) -> list[str]:
     payload = as_document(outcome.payload)
     if outcome.status == "rejected":
         return [
@@ -88,7 +91,8 @@ def _describe(outcome: TaskOutcome, args: dict[str, Any]) -> list[str]:
         ]
     if outcome.status == "failed":
         # Never `outcome.error`: internal text stays in the audit trail.
-        return [failure_sentence(outcome, args)]
+        precondition = planning.precondition_text(outcome.skill) if planning else None
+        return [failure_sentence(outcome, args, precondition)]
     if outcome.status == "skipped":
         return [f"I did not {_step_name(outcome.skill)}: a step it depends on did not succeed."]
     if outcome.status != "succeeded":

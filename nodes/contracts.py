@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from skills.contract import Approval
+
 Intent = str
 """An intent name of the domain's vocabulary (`Domain.intent_names`); intake checks it."""
 Tier = Literal["rules", "small", "large"]
@@ -84,6 +86,28 @@ class ApprovalRequest(_Frozen):
     reason: str
     evidence: tuple[str, ...] = ()
     audit_id: str
+
+
+class Grant(_Frozen):
+    """An operator's approval of one exact call, as the approved task runs it.
+
+    It names one skill and the arguments it was approved with: a grant never
+    carries over to another skill, and the runtime re-checks `args_hash`
+    against the approvals table before the call runs.
+    """
+
+    skill_id: str
+    args: dict[str, Any]
+    """The arguments as approved (the operator's edit, else as asked)."""
+    args_hash: str
+    approval_id: str
+    """The approval request this grant answers."""
+
+    def approval(self) -> Approval:
+        """The approval token the skill request carries."""
+        return Approval(
+            approval_id=self.approval_id, skill_id=self.skill_id, args_hash=self.args_hash
+        )
 
 
 class HumanDecision(_Frozen):

@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any
+from nodes.contracts import Task, TaskOutcome, TaskStatus
+from nodes.state import (
+    StateUpdate,
+    SupportState,
+    TaskData,
+    TaskInput,
+    TaskOutcomeData,
+    plan_of,
+    stored,
+)
 
-from nodes.contracts import Task, TaskOutcome
-from nodes.state import SupportState, plan_of
+DONE: frozenset[TaskStatus] = frozenset({"succeeded", "failed", "rejected", "skipped"})
 
-DONE = frozenset({"succeeded", "failed", "rejected", "skipped"})
+
+def status_of(state: SupportState, task_id: str) -> TaskStatus | None:
+    """The task's status, or None before it first ran."""
+    outcome = (state.get("outcomes") or {}).get(task_id)
+    return outcome["status"] if outcome else None
 
 
 def ready_tasks(state: SupportState) -> list[Task]:
     """Tasks not yet run (or approved since) whose dependencies all succeeded."""
-    plan = plan_of(state)
-    outcomes = state.get("outcomes") or {}
     grants = state.get("grants") or {}
     ready = []
-    for task in plan.tasks:
-        status = outcomes.get(task.id, {}).get("status")
+    for task in plan_of(state).tasks:
+        status = status_of(state, task.id)
         runnable = status in (None, "pending") or (
             status == "awaiting_approval" and task.id in grants
         )
-        deps_ok = all(outcomes.get(d, {}).get("status") == "succeeded" for d in task.depends_on)
+        deps_ok = all(status_of(state, d) == "succeeded" for d in task.depends_on)
         if runnable and deps_ok:
             ready.append(task)
     return ready
@@ -29,41 +39,44 @@ def ready_tasks(state: SupportState) -> list[Task]:
 
 def blocked_tasks(state: SupportState) -> list[Task]:
     """Tasks that can never run because a dependency ended without success."""
-    plan = plan_of(state)
     outcomes = state.get("outcomes") or {}
     ended_badly = {t for t, o in outcomes.items() if o["status"] in DONE - {"succeeded"}}
     return [
         t
-        for t in plan.tasks
+        for t in plan_of(state).tasks
         if t.id not in outcomes and any(d in ended_badly for d in t.depends_on)
     ]
 
 
-def dispatch(state: SupportState) -> dict[str, Any]:
+def dispatch(state: SupportState) -> StateUpdate:
     """Mark tasks whose dependencies failed as skipped; the router sends the rest."""
-    skipped = {
-        t.id: TaskOutcome(
-            task_id=t.id,
-            skill=t.skill,
-            role=t.role,
-            status="skipped",
-            error="a step it depends on did not succeed",
-            attempts=0,
-        ).model_dump(mode="json")
+    skipped: dict[str, TaskOutcomeData | None] = {
+        t.id: stored(
+            TaskOutcome(
+                task_id=t.id,
+                skill=t.skill,
+                role=t.role,
+                status="skipped",
+                error="a step it depends on did not succeed",
+                attempts=0,
+            ),
+            TaskOutcomeData,
+        )
         for t in blocked_tasks(state)
     }
     ready = [t.id for t in ready_tasks(state)]
     return {"outcomes": skipped, "trace": [f"dispatch: ready={ready} skipped={sorted(skipped)}"]}
 
 
-def task_input(state: SupportState, task: Task) -> dict[str, Any]:
+def task_input(state: SupportState, task: Task) -> TaskInput:
     """The payload `Send` carries to the role node for one task."""
     outcomes = state.get("outcomes") or {}
+    done = outcomes.get(task.id)
     return {
-        "task": task.model_dump(mode="json"),
+        "task": stored(task, TaskData),
         "user_id": state["user_id"],
         "audit_id": state["audit_id"],
         "grant": (state.get("grants") or {}).get(task.id),
-        "attempt": int(outcomes.get(task.id, {}).get("attempts") or 0) + 1,
-        "results": {d: outcomes[d].get("payload") for d in task.depends_on if d in outcomes},
+        "attempt": (done["attempts"] if done else 0) + 1,
+        "results": {d: outcomes[d]["payload"] for d in task.depends_on if d in outcomes},
     }

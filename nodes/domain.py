@@ -122,14 +122,21 @@ class DomainRecords(Protocol):
 
 
 class DomainPlanning(Protocol):
-    """Rules-tier plans and what fills them in at run time."""
+    """Rules-tier plans and what fills them in at run time.
+
+    Plans name skills, roles and `bind:<marker>` values; the harness validates
+    and runs them, the domain says what they mean. Replacement steps for a
+    failed read are declared per skill (`replan_with` in `metadata.yaml`).
+    """
 
     unplannable: frozenset[str]
     """Skills a model planner may never use (e.g. identity lookups)."""
     bulk_args: frozenset[str]
     """Argument names that select many records; refused in any plan."""
 
-    def plan(self, understanding: Understanding, user_id: str) -> Plan: ...
+    def plan(self, understanding: Understanding, user_id: str) -> Plan:
+        """The rules-tier plan for every intent understood (a pure function of the request)."""
+        ...
 
     def is_marker(self, marker: str) -> bool:
         """A `bind:` marker a plan may use (model plans are checked against it)."""
@@ -140,7 +147,8 @@ class DomainPlanning(Protocol):
         ...
 
     def prepare_args(self, skill: str, args: Mapping[str, Any]) -> dict[str, Any]:
-        """Plan-level values in the skill's own shape (e.g. a free-text address split)."""
+        """Plan-level values in the skill's own shape (e.g. a free-text address split);
+        `BindingError` when a value cannot be put in that shape."""
         ...
 
     def check_preconditions(
@@ -151,6 +159,10 @@ class DomainPlanning(Protocol):
 
     def precondition_text(self, skill: str) -> str | None:
         """What state the write needs, in customer words ("while the order is pending")."""
+        ...
+
+    def summarize(self, results: Mapping[str, Any]) -> str:
+        """Dependency results as short lines an operator reads as evidence (quoted data)."""
         ...
 
 

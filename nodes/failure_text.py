@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from nodes.contracts import TaskOutcome
-from nodes.planner.binding import PRECONDITIONS
 
 _ORDER_ID = re.compile(r"#W\d{7}")
 # Retail's payment kinds, kept here only until failure text asks the domain
@@ -56,8 +55,14 @@ PLAN_REASONS: Mapping[str, str] = {
 PLAN_DEFAULT = "I could not plan it safely; please rephrase the request"
 
 
-def failure_sentence(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
-    """One customer-safe sentence for a failed step; never repeats `outcome.error`."""
+def failure_sentence(
+    outcome: TaskOutcome, args: Mapping[str, Any], precondition: str | None = None
+) -> str:
+    """One customer-safe sentence for a failed step; never repeats `outcome.error`.
+
+    `precondition` is the domain's wording of what the write needs
+    (`DomainPlanning.precondition_text`), told when a precondition failed.
+    """
     step = outcome.skill.rsplit("_v", 1)[0].replace("_", " ")
     order_id = args.get("order_id")
     target = (
@@ -65,18 +70,17 @@ def failure_sentence(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
         if isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)
         else ""
     )
-    return f"I could not complete {step}{target}: {failure_reason(outcome, args)}."
+    return f"I could not complete {step}{target}: {failure_reason(outcome, args, precondition)}."
 
 
-def failure_reason(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
+def failure_reason(
+    outcome: TaskOutcome, args: Mapping[str, Any], precondition: str | None = None
+) -> str:
     """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
     if outcome.error_code == "binding_error":
         return _binding_reason(args)
     if outcome.error_code == "precondition_failed":
-        allowed = PRECONDITIONS.get(outcome.skill)
-        if allowed:
-            return f"this is only possible while the order is {' or '.join(allowed)}"
-        return REASONS["domain_error"]
+        return f"this is only possible {precondition}" if precondition else REASONS["domain_error"]
     return REASONS.get(outcome.error_code or "", DEFAULT)
 
 

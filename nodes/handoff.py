@@ -20,7 +20,8 @@ def handoff(state: SupportState) -> dict[str, Any]:
 
 
 def escalate_review(state: SupportState) -> dict[str, Any]:
-    feedback = tuple((state.get("review") or {}).get("feedback") or ())
+    review = state.get("review")
+    feedback = tuple(review["feedback"]) if review else ()
     evidence = tuple(_without_error_text(f) for f in feedback)
     request = escalation_request(state["audit_id"], "answer failed review twice", evidence)
     return {

@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 from nodes.approval import escalation_request
 from nodes.context import SupportContext
 from nodes.contracts import Task, TaskOutcome
+from nodes.dispatch import status_of
 from nodes.planner.replan import can_replan
 from nodes.state import SupportState, plan_of
 
@@ -95,7 +96,7 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             substitute = fallback.model_copy(update={"id": f"{outcome.task_id}f{rounds}"})
             tasks = [_rewire(t, outcome.task_id, substitute.id) for t in tasks] + [substitute]
             notes.append(f"replace {outcome.task_id} with {substitute.skill}")
-        elif can_replan(plan.task(outcome.task_id)):
+        elif can_replan(plan.task(outcome.task_id), ctx.registry):
             replan.append(outcome.task_id)
             notes.append(f"replan around {outcome.task_id}")
             continue
@@ -103,7 +104,7 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             continue
         # Steps skipped because this one failed get their chance again.
         for dependent in _dependents(tasks, outcome.task_id):
-            if state["outcomes"].get(dependent, {}).get("status") == "skipped":
+            if status_of(state, dependent) == "skipped":
                 update["outcomes"][dependent] = None
     update["plan"] = plan.model_copy(update={"tasks": tuple(tasks)}).model_dump(mode="json")
     update["trace"] = [f"refine round {rounds}: {'; '.join(notes) or 'nothing to do'}"]

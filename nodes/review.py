@@ -16,7 +16,8 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
 from nodes.intake.rules import EMAIL
-from nodes.state import SupportState
+from nodes.state import RunStatus, SupportState
+from skills.registry import SkillRegistry
 
 MAX_REVISIONS = 2
 MIN_ERROR_CHARS = 12  # shorter error texts are words a sentence may contain by chance
@@ -76,7 +77,7 @@ def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, 
     return {"answer": state.get("draft") or "", "status": status, "trace": [f"respond: {status}"]}
 
 
-def final_status(state: SupportState, registry: Any) -> str:
+def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
     """refused; failed when a requested change (or every step) did not happen; else completed.
 
     A change a human rejected is a decision, not a failure: the run completes
@@ -87,14 +88,9 @@ def final_status(state: SupportState, registry: Any) -> str:
     outcomes = list((state.get("outcomes") or {}).values())
     if not outcomes:
         return "completed"
-    writes = [o for o in outcomes if _side_effect(registry, o["skill"])]
+    writes = [o for o in outcomes if registry.is_side_effect(o["skill"])]
     if any(o["status"] in ("failed", "skipped") for o in writes):
         return "failed"
     if not any(o["status"] in ("succeeded", "rejected") for o in outcomes):
         return "failed"
     return "completed"
-
-
-def _side_effect(registry: Any, skill: str) -> bool:
-    loaded = registry.lookup(skill)
-    return bool(loaded and loaded.metadata.side_effect)

@@ -16,10 +16,18 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
+from nodes.domain import DomainPlanning
 from nodes.errors import BindingError, PreconditionFailed
-from nodes.planner.binding import bind_args, check_preconditions, summarize_results
-from nodes.state import TaskInput
-from skills.contract import Approval, SkillRequest, SkillResult
+from nodes.planner.binding import bind_args
+from nodes.state import (
+    ApprovalRequestData,
+    StateUpdate,
+    TaskInput,
+    TaskOutcomeData,
+    grant_of,
+    stored,
+)
+from skills.contract import SkillRequest, SkillResult
 from skills.errors import ApprovalRequired
 from skills.roles import RoleSpec
 
@@ -27,7 +35,7 @@ from skills.roles import RoleSpec
 class RoleNode(Protocol):
     def __call__(
         self, state: TaskInput, *, runtime: Runtime[SupportContext]
-    ) -> Coroutine[Any, Any, dict[str, Any]]: ...
+    ) -> Coroutine[Any, Any, StateUpdate]: ...
 
 
 def node_name(role: str) -> str:
@@ -37,11 +45,12 @@ def node_name(role: str) -> str:
 def make_role_node(spec: RoleSpec) -> RoleNode:
     """Build the node for one role; its whitelist is the role file's."""
 
-    async def role_node(state: TaskInput, *, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    async def role_node(state: TaskInput, *, runtime: Runtime[SupportContext]) -> StateUpdate:
         task = Task.model_validate(state["task"])
         attempt = state.get("attempt", 1)
+        planning = runtime.context.domain.planning
         try:
-            request = _request(spec.name, task, state, *_run_position())
+            request = _request(spec.name, task, state, planning, *_run_position())
         except PreconditionFailed as exc:
             return _outcome(
                 task, "failed", attempt, error_code="precondition_failed", error=str(exc)
@@ -52,7 +61,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
             # Denials and failures come back as results; only control signals raise.
             result: SkillResult = await runtime.context.runtime.call(request)
         except ApprovalRequired as signal:
-            return _awaiting(task, state, signal)
+            return _awaiting(task, state, signal, planning)
         return _outcome(
             task,
             "succeeded" if result.ok else "failed",
@@ -72,21 +81,18 @@ def _run_position() -> tuple[str, int]:
     return current_thread_id(), current_step()
 
 
-def _request(role: str, task: Task, inp: TaskInput, thread_id: str, step: int) -> SkillRequest:
-    grant = inp.get("grant")
-    if grant and grant.get("skill") != task.skill:
+def _request(
+    role: str, task: Task, inp: TaskInput, planning: DomainPlanning, thread_id: str, step: int
+) -> SkillRequest:
+    grant = grant_of(inp)
+    if grant and grant.skill_id != task.skill:
         grant = None  # an approval names one skill; it never carries over to another
     results = inp.get("results") or {}
-    args = grant["args"] if grant else bind_args(task.args, results)
-    if not grant:
-        check_preconditions(task.skill, args, results)
-    approval = (
-        Approval(
-            approval_id=grant["approval_id"], skill_id=task.skill, args_hash=grant["args_hash"]
-        )
-        if grant
-        else None
-    )
+    if grant:
+        args = grant.args
+    else:
+        args = bind_args(planning, task.skill, task.args, results)
+        planning.check_preconditions(task.skill, args, results)
     return SkillRequest(
         skill_id=task.skill,
         args=args,
@@ -98,11 +104,13 @@ def _request(role: str, task: Task, inp: TaskInput, thread_id: str, step: int) -
         node=node_name(role),
         audit_id=inp["audit_id"],
         step=step,
-        approval=approval,
+        approval=grant.approval() if grant else None,
     )
 
 
-def _awaiting(task: Task, inp: TaskInput, signal: ApprovalRequired) -> dict[str, Any]:
+def _awaiting(
+    task: Task, inp: TaskInput, signal: ApprovalRequired, planning: DomainPlanning
+) -> StateUpdate:
     # The id is derived from the call, so a re-executed node asks the same
     # question instead of a new one.
     request_id = (
@@ -118,20 +126,21 @@ def _awaiting(task: Task, inp: TaskInput, signal: ApprovalRequired) -> dict[str,
         args=signal.args,
         args_hash=signal.args_hash,
         reason=signal.reason,
-        evidence=tuple(summarize_results(inp.get("results") or {}).splitlines())[:5],
+        evidence=tuple(planning.summarize(inp.get("results") or {}).splitlines())[:5],
         audit_id=inp["audit_id"],
     )
     out = _outcome(task, "awaiting_approval", error=signal.reason)
-    out["pending"] = {request_id: pending.model_dump(mode="json")}
+    out["pending"] = {request_id: stored(pending, ApprovalRequestData)}
+    # A new request for the task voids any grant it held (the merge drops None).
     out["grants"] = {task.id: None}
     return out
 
 
-def _outcome(task: Task, status: TaskStatus, attempt: int = 1, **fields: Any) -> dict[str, Any]:
+def _outcome(task: Task, status: TaskStatus, attempt: int = 1, **fields: Any) -> StateUpdate:
     outcome = TaskOutcome(
         task_id=task.id, skill=task.skill, role=task.role, status=status, attempts=attempt, **fields
     )
     return {
-        "outcomes": {task.id: outcome.model_dump(mode="json")},
+        "outcomes": {task.id: stored(outcome, TaskOutcomeData)},
         "trace": [f"{node_name(task.role)}: {task.id} {task.skill} -> {status}"],
     }

@@ -45,7 +45,8 @@ def when_nothing_ready(state: SupportState) -> NextAfterDispatch:
 
 def after_review(state: SupportState) -> Literal["respond", "compose", "escalate"]:
     revisions = int(state.get("revisions") or 0)
-    if (state.get("review") or {}).get("approved"):
+    review = state.get("review")
+    if review and review["approved"]:
         return "respond"
     if revisions <= MAX_REVISIONS:
         return "compose"

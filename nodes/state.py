@@ -3,21 +3,30 @@
 Values are plain JSON-shaped data (the `nodes.contracts` models dumped with
 `model_dump(mode="json")`), so any checkpointer — ours, or the one
 `langgraph dev` brings — stores and restores them without custom types.
-Nodes validate them back into contracts at their boundary.
+Each channel is typed by a `TypedDict` mirror of its contract (the `…Data`
+types below; `tests/unit/nodes/test_state.py` keeps them in step), and nodes
+validate values back into contracts at their boundary.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, TypeVar, cast
+
+from pydantic import BaseModel
 
 # pydantic (which builds the JSON schemas Studio shows) needs this TypedDict on Python < 3.12.
 from typing_extensions import TypedDict
 
-from nodes.contracts import Plan
+from nodes.contracts import Grant, Plan, TaskStatus, Tier
+
+V = TypeVar("V")
+RunStatus = Literal["completed", "failed", "refused"]
+SlotValues = dict[str, list[str]]
+"""Slot name -> value(s) as intake read them (untrusted customer text)."""
 
 
-def merge(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+def merge(left: dict[str, V] | None, right: dict[str, V | None] | None) -> dict[str, V]:
     """Later writes win per key; a None value removes the key."""
     out = dict(left or {})
     for key, value in (right or {}).items():
@@ -26,6 +35,108 @@ def merge(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str
         else:
             out[key] = value
     return out
+
+
+class UnderstandingData(TypedDict):
+    """`nodes.contracts.Understanding`, as stored."""
+
+    text: str
+    masked_text: str
+    lang: Literal["en", "zh"]
+    intents: list[str]
+    slots: SlotValues
+    injection: bool
+    tier: Tier
+
+
+class TaskData(TypedDict):
+    """`nodes.contracts.Task`, as stored."""
+
+    id: str
+    role: str
+    skill: str
+    args: dict[str, Any]
+    depends_on: list[str]
+    question: str | None
+
+
+class PlanData(TypedDict):
+    """`nodes.contracts.Plan`, as stored."""
+
+    tasks: list[TaskData]
+    rationale: str
+
+
+class TaskOutcomeData(TypedDict):
+    """`nodes.contracts.TaskOutcome`, as stored; `payload` is untrusted tool output."""
+
+    task_id: str
+    skill: str
+    role: str
+    status: TaskStatus
+    payload: Any
+    error_code: str | None
+    error: str | None
+    attempts: int
+    notice: str | None
+
+
+class GrantData(TypedDict):
+    """`nodes.contracts.Grant`, as stored."""
+
+    skill_id: str
+    args: dict[str, Any]
+    args_hash: str
+    approval_id: str
+
+
+class ApprovalRequestData(TypedDict):
+    """`nodes.contracts.ApprovalRequest`, as stored."""
+
+    id: str
+    kind: Literal["approval", "escalation"]
+    task_id: str | None
+    skill: str | None
+    risk: str | None
+    args: dict[str, Any]
+    args_hash: str | None
+    reason: str
+    evidence: list[str]
+    audit_id: str
+
+
+class HumanDecisionData(TypedDict):
+    """`nodes.contracts.HumanDecision`, as stored."""
+
+    decision: Literal["approve", "reject", "edit", "reply"]
+    args: dict[str, Any] | None
+    message: str | None
+
+
+class ProposalData(TypedDict):
+    """`nodes.contracts.Proposal`, as stored."""
+
+    question: str
+    role: str
+    answer: str
+    confidence: float
+    evidence: list[str]
+
+
+class DecisionData(TypedDict):
+    """`nodes.contracts.Decision`, as stored."""
+
+    question: str
+    answer: str
+    rule: Literal["adopt_confident", "weighted_vote", "single"]
+    proposals: list[ProposalData]
+
+
+class ReviewVerdictData(TypedDict):
+    """`nodes.contracts.ReviewVerdict`, as stored."""
+
+    approved: bool
+    feedback: list[str]
 
 
 class SupportInput(TypedDict, total=False):
@@ -37,37 +148,79 @@ class SupportState(TypedDict, total=False):
     text: str
     user_id: str
     audit_id: str
-    understanding: dict[str, Any]  # Understanding
+    understanding: UnderstandingData
     refusal: str | None
     handoff: bool  # intake read an intent the domain hands to a human
-    plan: dict[str, Any]  # Plan
-    outcomes: Annotated[dict[str, Any], merge]  # task id -> TaskOutcome
-    grants: Annotated[dict[str, Any], merge]  # task id -> approved call (args, approval id)
-    pending: Annotated[dict[str, Any], merge]  # request id -> ApprovalRequest
-    decided: Annotated[dict[str, Any], merge]  # request id -> HumanDecision
-    decisions: Annotated[list[dict[str, Any]], operator.add]  # Decision
+    plan: PlanData
+    outcomes: Annotated[dict[str, TaskOutcomeData], merge]  # task id -> outcome
+    grants: Annotated[dict[str, GrantData], merge]  # task id -> approved call
+    pending: Annotated[dict[str, ApprovalRequestData], merge]  # request id -> request
+    decided: Annotated[dict[str, HumanDecisionData], merge]  # request id -> decision
+    decisions: Annotated[list[DecisionData], operator.add]  # arbitrated answers
     rounds: int
     replan: list[str] | None  # failed task ids the planner must plan around
     answer: str
     draft: str
-    review: dict[str, Any]  # ReviewVerdict
+    review: ReviewVerdictData
     revisions: int
-    status: str
+    status: RunStatus
     human_reply: str | None
     trace: Annotated[list[str], operator.add]
+
+
+class StateUpdate(TypedDict, total=False):
+    """What a node returns: a partial `SupportState`; in the keyed channels a
+    None value removes the key (see `merge`)."""
+
+    text: str
+    user_id: str
+    audit_id: str
+    understanding: UnderstandingData
+    refusal: str | None
+    handoff: bool
+    plan: PlanData
+    outcomes: dict[str, TaskOutcomeData | None]
+    grants: dict[str, GrantData | None]
+    pending: dict[str, ApprovalRequestData | None]
+    decided: dict[str, HumanDecisionData | None]
+    decisions: list[DecisionData]
+    rounds: int
+    replan: list[str] | None
+    answer: str
+    draft: str
+    review: ReviewVerdictData
+    revisions: int
+    status: RunStatus
+    human_reply: str | None
+    trace: list[str]
 
 
 class TaskInput(TypedDict):
     """What `dispatch` sends to a role node for one task."""
 
-    task: dict[str, Any]
+    task: TaskData
     user_id: str
     audit_id: str
-    grant: dict[str, Any] | None
+    grant: GrantData | None
     results: dict[str, Any]
+    """Dependency task id -> its payload (untrusted tool output)."""
     attempt: int
+
+
+D = TypeVar("D")
+
+
+def stored(model: BaseModel, shape: type[D]) -> D:
+    """`model` as its JSON-shaped state mirror `shape` (the checkpoint stores JSON)."""
+    return cast(D, model.model_dump(mode="json"))
 
 
 def plan_of(state: SupportState) -> Plan:
     """The thread's current plan as a contract (empty before planning)."""
     return Plan.model_validate(state.get("plan") or {})
+
+
+def grant_of(inp: TaskInput) -> Grant | None:
+    """The approval the task runs under, if any (it names one exact call)."""
+    raw = inp.get("grant")
+    return Grant.model_validate(raw) if raw else None

@@ -40,6 +40,20 @@ class ErrorPolicy(_Frozen):
     fallback_skill: str | None = None
 
 
+class Replacement(_Frozen):
+    """A lesser step that answers the same question when this skill cannot.
+
+    Declared as `replan_with: {skill, role, args}`: when the skill fails and
+    can neither be retried nor substituted, the planner replaces the step with
+    `role` running `skill` on the failed call's `args` (the same record).
+    """
+
+    skill: str
+    role: str
+    args: tuple[str, ...] = Field(min_length=1)
+    """Arguments of the failed call the replacement takes over, by name."""
+
+
 class CostEstimate(_Frozen):
     latency_ms: int = Field(gt=0)
     tokens: int = 0
@@ -80,6 +94,8 @@ class SkillMetadata(_Frozen):
     knowledge_dependencies: tuple[KnowledgeDependency, ...] = ()
     resource_limits: ResourceLimits = ResourceLimits()
     timeout: float | None = Field(default=None, gt=0)
+    replan_with: Replacement | None = None
+    """The step the planner puts in this one's place when it fails for good."""
 
     @property
     def name(self) -> str:

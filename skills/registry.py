@@ -48,6 +48,17 @@ class SkillRegistry:
             if skill.skill_id in self._skills:
                 raise SkillVersionConflict(skill.skill_id)
             self._skills[skill.skill_id] = skill
+        self._check_replacements()
+
+    def _check_replacements(self) -> None:
+        for skill in self._skills.values():
+            replacement = skill.metadata.replan_with
+            if replacement is not None and replacement.skill not in self._skills:
+                raise _load_error(
+                    skill.path,
+                    f"replan_with names unknown skill {replacement.skill!r}; "
+                    "use a skill id of this catalog",
+                )
 
     def __iter__(self) -> Iterator[LoadedSkill]:
         return iter(sorted(self._skills.values(), key=lambda s: s.skill_id))
@@ -68,6 +79,12 @@ class SkillRegistry:
             return self._skills[skill_id]
         named = [s for s in self._skills.values() if s.metadata.name == skill_id]
         return max(named, key=lambda s: s.metadata.major, default=None)
+
+    def is_side_effect(self, skill_id: str) -> bool:
+        """Whether calling the skill changes something; an unknown skill counts as
+        a write, the safe answer for every check that asks."""
+        skill = self.lookup(skill_id)
+        return skill is None or skill.metadata.side_effect
 
     def get(self, skill_id: str) -> LoadedSkill:
         """Like `lookup`, but an unknown id raises `UnknownSkill`."""

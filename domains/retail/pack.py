@@ -9,6 +9,7 @@ from typing import Any
 
 from checkpoints.migrations import MigrationSource
 from domains.retail.commands import data_cmd, tau2_cmd
+from domains.retail.planning import binding, preconditions, templates
 from domains.retail.records import RetailRecords
 from domains.retail.understanding import RetailUnderstanding
 from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
@@ -36,28 +37,27 @@ class _Planning:
     bulk_args = frozenset({"user_ids", "order_ids"})
 
     def plan(self, understanding: Understanding, user_id: str) -> Plan:
-        from nodes.planner.templates import rules_plan
-
-        return rules_plan(understanding, user_id)
+        return templates.rules_plan(understanding, user_id)
 
     def is_marker(self, marker: str) -> bool:
-        return marker in {"order_items", "order_payment", "summary"} or bool(
-            re.fullmatch(r"user_payment:[a-z_]{1,30}", marker)
-        )
+        return binding.is_marker(marker)
 
     def bind(self, marker: str, results: Mapping[str, Any]) -> Any:
-        raise NotImplementedError
+        return binding.resolve(marker, results)
 
     def prepare_args(self, skill: str, args: Mapping[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError
+        return binding.prepare_args(skill, args)
 
     def check_preconditions(
         self, skill: str, args: Mapping[str, Any], results: Mapping[str, Any]
     ) -> None:
-        raise NotImplementedError
+        preconditions.check_preconditions(skill, args, results)
 
     def precondition_text(self, skill: str) -> str | None:
-        raise NotImplementedError
+        return preconditions.precondition_text(skill)
+
+    def summarize(self, results: Mapping[str, Any]) -> str:
+        return binding.summarize_results(results)
 
 
 class _Answers:

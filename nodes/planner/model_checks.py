@@ -3,9 +3,11 @@
 A schema-valid plan is still untrusted. On top of `validate_plan` (known
 skills, role whitelists, cycles, bulk args, the session user):
 
-- every `order_id` must be one the customer wrote (intake already checked
-  they own it), every `user_id` the session user;
-- only the `bind:` markers the rules templates use are allowed;
+- every value shaped like one of the domain's owned record ids (its
+  `identifier` slots with `owned`) must be one the customer wrote (intake
+  already checked they own it), every `user_id` the session user;
+- skills the domain keeps from planners (`unplannable`) are refused;
+- only the `bind:` markers the domain knows (`is_marker`) are allowed;
 - every step's arguments pass its skill's own `validate_input` (a step whose
   arguments are filled from earlier results at run time must at least name
   every required parameter), so a plan that drops what a skill needs is
@@ -20,26 +22,22 @@ Any failure raises `ModelOutputInvalid`, so the ladder tries the next tier.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.contracts import Plan, Task, Tier, Understanding
+from nodes.domain import Domain, DomainPlanning
 from nodes.errors import BindingError, ModelOutputInvalid, PlanRejected
 from nodes.intake.rules import mask_pii
-from nodes.planner.binding import bind_args
+from nodes.planner.binding import bind_args, marker_of
 from nodes.planner.validate import MAX_TASKS, validate_plan
 from skills.errors import SkillError
 from skills.registry import LoadedSkill, SkillRegistry
 from skills.roles import RoleSpec
 
 NODE = "planner"
-BIND_MARKERS = frozenset({"bind:order_items", "bind:order_payment", "bind:summary"})
-USER_PAYMENT = re.compile(r"bind:user_payment:[a-z_]{1,30}")
-# The customer is already identified: a model never looks up other identities.
-IDENTITY_LOOKUPS = frozenset({"find_user_id_by_email_v1", "find_user_id_by_name_zip_v1"})
 ArgValue = str | int | float | bool | None | list[str]
 
 
@@ -68,6 +66,7 @@ def check_model_plan(
     *,
     rules: Plan,
     understanding: Understanding,
+    domain: Domain,
     roles: Mapping[str, RoleSpec],
     registry: SkillRegistry,
     user_id: str,
@@ -76,13 +75,15 @@ def check_model_plan(
     """The model's plan as a `Plan`, or `ModelOutputInvalid` naming the first problem."""
     tasks = tuple(_task(t, rules) for t in reply.tasks)
     plan = Plan(tasks=tasks, rationale=f"{tier} model plan")
+    planning = domain.planning
     try:
-        validate_plan(plan, roles, frozenset(registry.skill_ids), user_id)
+        known = frozenset(registry.skill_ids)
+        validate_plan(plan, roles, known, user_id, bulk_args=planning.bulk_args)
     except PlanRejected as exc:
         raise ModelOutputInvalid(NODE, f"{exc.code}: {exc}") from exc
     for task in tasks:
-        _check_args(task, understanding, registry, user_id)
-        check_inputs(task, registry.get(task.skill))
+        _check_args(task, understanding, domain, registry, user_id)
+        check_inputs(task, registry.get(task.skill), planning)
     _check_writes(plan, rules, registry)
     return plan
 
@@ -102,31 +103,42 @@ def _task(reply: PlanReplyTask, rules: Plan) -> Task:
 
 
 def _check_args(
-    task: Task, understanding: Understanding, registry: SkillRegistry, user_id: str
+    task: Task, understanding: Understanding, domain: Domain, registry: SkillRegistry, user_id: str
 ) -> None:
-    if task.skill in IDENTITY_LOOKUPS:
+    if task.skill in domain.planning.unplannable:
         raise ModelOutputInvalid(NODE, f"{task.id}: {task.skill} is not for planners")
-    order_id = task.args.get("order_id")
-    if order_id is not None and order_id not in understanding.slot("order_ids"):
-        raise ModelOutputInvalid(NODE, f"{task.id}: order id not in the request")
+    _check_owned_ids(task, understanding, domain)
     if "user_id" in task.args and task.args["user_id"] != user_id:
         raise ModelOutputInvalid(NODE, f"{task.id}: another customer's user id")
     for value in _strings(task.args.values()):
-        if value.startswith("bind:") and not _known_marker(value):
+        marker = marker_of(value)
+        if marker is not None and not domain.planning.is_marker(marker):
             raise ModelOutputInvalid(NODE, f"{task.id}: unknown marker {value[:40]!r}")
-    if not is_write(task.skill, registry):
+    if not registry.is_side_effect(task.skill):
         params = set(registry.get(task.skill).metadata.parameters)
         unknown = sorted(set(task.args) - params)
         if unknown:
             raise ModelOutputInvalid(NODE, f"{task.id}: unknown argument(s) {unknown[:3]}")
 
 
-def check_inputs(task: Task, skill: LoadedSkill) -> None:
+def _check_owned_ids(task: Task, understanding: Understanding, domain: Domain) -> None:
+    """A value shaped like an owned record id must be one the request named."""
+    for spec in domain.understanding.slots:
+        pattern = spec.compiled() if spec.kind == "identifier" and spec.owned else None
+        if pattern is None:
+            continue
+        named = set(understanding.slot(spec.name))
+        for value in _strings(task.args.values()):
+            if pattern.fullmatch(value) and value not in named:
+                raise ModelOutputInvalid(NODE, f"{task.id}: {spec.name} value not in the request")
+
+
+def check_inputs(task: Task, skill: LoadedSkill, planning: DomainPlanning) -> None:
     """`ModelOutputInvalid` unless the step's arguments are ones its skill accepts."""
     plain = {k: v for k, v in task.args.items() if not _is_marker(v)}
     try:
-        # Bound as the role node will bind them: a free-text address is split.
-        bound = bind_args(plain, {})
+        # Bound as the role node will bind them (values in the skill's shape).
+        bound = bind_args(planning, task.skill, plain, {})
         if len(plain) == len(task.args):
             skill.executor.validate_input(bound)
             return
@@ -142,12 +154,12 @@ def check_inputs(task: Task, skill: LoadedSkill) -> None:
 
 
 def _is_marker(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith("bind:")
+    return marker_of(value) is not None
 
 
 def _check_writes(plan: Plan, rules: Plan, registry: SkillRegistry) -> None:
-    wanted = [write_key(t, rules) for t in rules.tasks if is_write(t.skill, registry)]
-    made = [write_key(t, plan) for t in plan.tasks if is_write(t.skill, registry)]
+    wanted = [write_key(t, rules) for t in rules.tasks if registry.is_side_effect(t.skill)]
+    made = [write_key(t, plan) for t in plan.tasks if registry.is_side_effect(t.skill)]
     for key in made:
         if key not in wanted:
             raise ModelOutputInvalid(NODE, f"a write the customer did not ask for: {key[0]}")
@@ -181,15 +193,6 @@ def _masked(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_masked(v) for v in value]
     return value
-
-
-def is_write(skill: str, registry: SkillRegistry) -> bool:
-    found = registry.lookup(skill)
-    return found is None or found.metadata.side_effect
-
-
-def _known_marker(value: str) -> bool:
-    return value in BIND_MARKERS or USER_PAYMENT.fullmatch(value) is not None
 
 
 def _strings(values: Iterable[Any]) -> Iterable[str]:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.contracts import Plan, Tier, Understanding
+from nodes.errors import PromptConfigError
 from nodes.models.call import call_site, descend
 from nodes.models.prompts import Prompts
 from nodes.models.schema import parse_reply
@@ -44,6 +47,7 @@ async def model_plan(
             parse_reply(NODE, reply, PlanReply),
             rules=rules,
             understanding=understanding,
+            domain=ctx.domain,
             roles=ctx.roles,
             registry=ctx.registry,
             user_id=user_id,
@@ -77,10 +81,30 @@ def planner_messages(
         user_id=_data(user_id),
         draft=_data([_shown(t.model_dump(mode="json")) for t in rules.tasks]),
     )
+    system = (
+        domain_brief(ctx.domain.prompts)
+        + "\n\n"
+        + prompts.render("planner", roles=roles, skills=skills)
+    )
     return [
-        SystemMessage(content=prompts.render("planner", roles=roles, skills=skills)),
+        SystemMessage(content=system),
         HumanMessage(content=request),
     ]
+
+
+@cache
+def domain_brief(prompts: Path) -> str:
+    """The domain's `planner.md`: what desk the planner plans for, its records and ids.
+
+    Read once per process; the generic rules follow it in the system prompt.
+    """
+    path = prompts / "planner.md"
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise PromptConfigError(
+            f"domain prompt {path} cannot be read ({exc.strerror}); add it to the domain pack"
+        ) from exc
 
 
 def _shown(task: dict[str, Any]) -> dict[str, Any]:

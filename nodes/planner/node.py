@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import Understanding
+from nodes.contracts import Plan, Understanding
 from nodes.errors import PlanRejected
 from nodes.failure_text import plan_refusal
 from nodes.planner.model_plan import model_plan
 from nodes.planner.replan import revise_plan
-from nodes.planner.templates import rules_plan
 from nodes.planner.validate import validate_plan
-from nodes.state import SupportState, plan_of
+from nodes.state import PlanData, StateUpdate, SupportState, TaskOutcomeData, plan_of, stored
 
 
-async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
     if state.get("replan"):
         return replan(state, runtime.context)
     ctx = runtime.context
     understanding = Understanding.model_validate(state["understanding"])
-    plan, tier = await model_plan(
-        ctx, state, understanding, rules_plan(understanding, state["user_id"])
-    )
+    rules = ctx.domain.planning.plan(understanding, state["user_id"])
+    plan, tier = await model_plan(ctx, state, understanding, rules)
     try:
-        validate_plan(plan, ctx.roles, frozenset(ctx.registry.skill_ids), state["user_id"])
+        _validate(plan, ctx, state["user_id"])
     except PlanRejected as exc:
         return {
             "refusal": plan_refusal(exc.code),
@@ -34,18 +30,18 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> dict
         }
     steps = ", ".join(f"{t.id}:{t.role}/{t.skill}" for t in plan.tasks) or "nothing to run"
     return {
-        "plan": plan.model_dump(mode="json"),
+        "plan": stored(plan, PlanData),
         "rounds": 0,
         "trace": [f"planner[{tier}]: {steps}"],
     }
 
 
-def replan(state: SupportState, ctx: SupportContext) -> dict[str, Any]:
+def replan(state: SupportState, ctx: SupportContext) -> StateUpdate:
     """Revise the running plan around steps that cannot be retried or substituted."""
     failed = list(state.get("replan") or [])
-    plan, moved = revise_plan(plan_of(state), failed)
+    plan, moved = revise_plan(plan_of(state), failed, ctx.registry)
     try:
-        validate_plan(plan, ctx.roles, frozenset(ctx.registry.skill_ids), state["user_id"])
+        _validate(plan, ctx, state["user_id"])
     except PlanRejected as exc:
         return {
             "replan": None,
@@ -54,15 +50,20 @@ def replan(state: SupportState, ctx: SupportContext) -> dict[str, Any]:
     outcomes = state.get("outcomes") or {}
     # Steps skipped only because a replaced step failed get their chance again;
     # the replaced steps stay failed but are no longer worth refining.
-    update: dict[str, Any] = {
-        t: None for t in moved if outcomes.get(t, {}).get("status") == "skipped"
+    update: dict[str, TaskOutcomeData | None] = {
+        t: None for t in moved if t in outcomes and outcomes[t]["status"] == "skipped"
     }
     for task_id in failed:
         update[task_id] = {**outcomes[task_id], "error_code": "replanned"}
     added = [t.id for t in plan.tasks if t.id not in outcomes]
     return {
-        "plan": plan.model_dump(mode="json"),
+        "plan": stored(plan, PlanData),
         "replan": None,
         "outcomes": update,
         "trace": [f"planner: replan around {failed}; to run {added}"],
     }
+
+
+def _validate(plan: Plan, ctx: SupportContext, user_id: str) -> None:
+    known = frozenset(ctx.registry.skill_ids)
+    validate_plan(plan, ctx.roles, known, user_id, bulk_args=ctx.domain.planning.bulk_args)

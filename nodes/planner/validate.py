@@ -8,20 +8,31 @@ rejected with typed errors.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from nodes.contracts import Plan
 from nodes.errors import PlanRejected
 from skills.roles import RoleSpec
 
 MAX_TASKS = 12
-FORBIDDEN_ARGS = ("user_ids", "order_ids", "all", "where", "sql", "filter")
+# Selectors of many records or raw queries, in any domain; a domain adds its own
+# (`DomainPlanning.bulk_args`, e.g. a list of record ids).
+FORBIDDEN_ARGS = frozenset({"all", "where", "sql", "filter", "user_ids"})
 
 
 def validate_plan(
-    plan: Plan, roles: Mapping[str, RoleSpec], known_skills: frozenset[str], user_id: str
+    plan: Plan,
+    roles: Mapping[str, RoleSpec],
+    known_skills: frozenset[str],
+    user_id: str,
+    *,
+    bulk_args: Iterable[str],
 ) -> Plan:
-    """Return the plan unchanged, or raise `PlanRejected` naming the first problem."""
+    """Return the plan unchanged, or raise `PlanRejected` naming the first problem.
+
+    `bulk_args` are the domain's argument names that select many records.
+    """
+    forbidden = sorted(FORBIDDEN_ARGS | frozenset(bulk_args))
     if len(plan.tasks) > MAX_TASKS:
         raise PlanRejected("too_many_tasks", f"plan has {len(plan.tasks)} tasks (max {MAX_TASKS})")
     ids = [t.id for t in plan.tasks]
@@ -40,14 +51,16 @@ def validate_plan(
         for dep in task.depends_on:
             if dep not in ids:
                 raise PlanRejected("unknown_dependency", f"{task.id}: depends on unknown {dep}")
-        _check_scope(task.id, task.args, user_id)
+        _check_scope(task.id, task.args, user_id, forbidden)
     _check_acyclic(plan)
     return plan
 
 
-def _check_scope(task_id: str, args: Mapping[str, object], user_id: str) -> None:
+def _check_scope(
+    task_id: str, args: Mapping[str, object], user_id: str, forbidden: list[str]
+) -> None:
     # Bulk selectors and another customer's id are forbidden operations.
-    for key in FORBIDDEN_ARGS:
+    for key in forbidden:
         if key in args:
             raise PlanRejected("forbidden", f"{task_id}: bulk argument {key!r} is not allowed")
     owner = args.get("user_id")

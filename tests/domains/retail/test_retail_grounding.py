@@ -7,13 +7,13 @@ import json
 import pytest
 
 from domains.retail.pack import DOMAIN
+from domains.retail.planning.templates import rules_plan
 from domains.retail.understanding import understand
 from nodes.bootstrap import load_static_config
 from nodes.contracts import Tier, Understanding
 from nodes.errors import ModelOutputInvalid
 from nodes.models import grounding
 from nodes.models.schema import IntakeReading, reading_schema
-from nodes.planner.templates import rules_plan
 
 VOCABULARY = DOMAIN.understanding
 INTENTS = DOMAIN.intent_names

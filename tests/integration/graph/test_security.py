@@ -6,23 +6,25 @@ import pytest
 from langgraph.runtime import Runtime
 
 from graphs.api import run_request
-from nodes.contracts import Plan, Task
+from nodes.contracts import Grant, Plan, Task
 from nodes.errors import PlanRejected
 from nodes.planner.validate import validate_plan
 from nodes.role_node import make_role_node
+from nodes.state import GrantData, TaskData, TaskInput, stored
 from skills.contract import Approval
 from tests.fakes.approvals import record_approval
 from tests.integration.graph.helpers import order_status, user_with_orders
 from tests.support_fixtures import Support
 
 
-def _task_input(task: Task, user: str, audit_id: str, grant: dict | None = None) -> dict:  # type: ignore[type-arg]
+def _task_input(task: Task, user: str, audit_id: str, grant: Grant | None = None) -> TaskInput:
     return {
-        "task": task.model_dump(mode="json"),
+        "task": stored(task, TaskData),
         "user_id": user,
         "audit_id": audit_id,
-        "grant": grant,
+        "grant": stored(grant, GrantData) if grant else None,
         "results": {},
+        "attempt": 1,
     }
 
 
@@ -38,7 +40,8 @@ def test_plan_naming_a_skill_outside_the_role_is_rejected(support: Support) -> N
         )
     )
     with pytest.raises(PlanRejected, match="not registered for role logistics_analyst"):
-        validate_plan(plan, support.ctx.roles, frozenset(support.ctx.registry.skill_ids), "u")
+        validate_plan(plan, support.ctx.roles, frozenset(support.ctx.registry.skill_ids), "u",
+                      bulk_args=())  # fmt: skip
 
 
 def test_plan_touching_another_customer_or_in_bulk_is_forbidden(support: Support) -> None:
@@ -53,14 +56,25 @@ def test_plan_touching_another_customer_or_in_bulk_is_forbidden(support: Support
             ),
         )
     )
+    bulk = support.ctx.domain.planning.bulk_args
     with pytest.raises(PlanRejected, match="another customer"):
-        validate_plan(other, support.ctx.roles, known, "me")
+        validate_plan(other, support.ctx.roles, known, "me", bulk_args=bulk)
+    many = Plan(tasks=(
+        Task(id="t1", role="order_query", skill="get_order_details_v1",
+             args={"order_ids": ["#W1234567", "#W7654321"]}),
+    ))  # fmt: skip
+    with pytest.raises(PlanRejected, match="bulk argument 'order_ids'"):
+        validate_plan(many, support.ctx.roles, known, "me", bulk_args=bulk)
+    with pytest.raises(PlanRejected, match="bulk argument 'sql'"):
+        validate_plan(many.model_copy(update={"tasks": (
+            many.tasks[0].model_copy(update={"args": {"sql": "select 1"}}),)}),
+            support.ctx.roles, known, "me", bulk_args=())  # fmt: skip
     cyclic = Plan(tasks=(
         Task(id="a", role="order_query", skill="get_user_details_v1", depends_on=("b",)),
         Task(id="b", role="order_query", skill="get_user_details_v1", depends_on=("a",)),
     ))  # fmt: skip
     with pytest.raises(PlanRejected, match="cycle"):
-        validate_plan(cyclic, support.ctx.roles, known, "me")
+        validate_plan(cyclic, support.ctx.roles, known, "me", bulk_args=bulk)
 
 
 async def test_role_node_cannot_run_a_denied_skill_even_when_handed_one(support: Support) -> None:
@@ -89,12 +103,12 @@ async def test_reexecuted_role_node_never_repeats_a_side_effect(support: Support
         approval_id=pending["id"], skill_id=pending["skill"], args_hash=pending["args_hash"]
     )
     await record_approval(support.db.pool, approved, task_id="t9")
-    grant = {
-        "args": pending["args"],
-        "args_hash": pending["args_hash"],
-        "approval_id": pending["id"],
-        "skill": pending["skill"],
-    }
+    grant = Grant(
+        skill_id=pending["skill"] or "",
+        args=pending["args"],
+        args_hash=pending["args_hash"] or "",
+        approval_id=pending["id"],
+    )
     runs = [
         await node(
             _task_input(task, user, "aud-replay", grant), runtime=Runtime(context=support.ctx)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from domains.retail import DOMAIN
 from domains.retail.understanding import understand
 from nodes.bootstrap import load_static_config
 from nodes.compose import compose, compose_sentences
@@ -77,7 +78,7 @@ def test_codes_choose_the_wording() -> None:
 
 
 def _sentences(state: dict[str, Any]) -> list[str]:
-    return compose_sentences(state)  # type: ignore[arg-type]
+    return compose_sentences(state, DOMAIN.planning)  # type: ignore[arg-type]
 
 
 def test_the_reviewer_flags_error_text_that_reaches_a_draft() -> None:
@@ -89,7 +90,9 @@ def test_the_reviewer_flags_error_text_that_reaches_a_draft() -> None:
 
 async def test_a_rejected_plan_is_refused_without_the_validator_text() -> None:
     registry, _ = load_static_config()
-    ctx = SimpleNamespace(registry=registry, roles={}, models=None)  # no role: every step rejected
+    ctx = SimpleNamespace(
+        domain=DOMAIN, registry=registry, roles={}, models=None
+    )  # no role: all rejected
     state = {"understanding": understand("Please cancel order #W1234567").model_dump(mode="json"),
              "user_id": "ann_lee_1234"}  # fmt: skip
     out = await planner(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]

@@ -1,9 +1,9 @@
 """Rules-tier plan templates: intents + slots -> a DAG of tasks.
 
 Arguments that depend on earlier results (which items to return, where to
-send the e-mail) are left as `bind:` markers and filled in by
-`nodes.planner.binding` once the dependencies have succeeded, so the plan
-itself stays a pure function of the request.
+send the e-mail) are left as `bind:` markers, resolved by
+`domains.retail.planning.binding` once the dependencies have succeeded, so
+the plan itself stays a pure function of the request.
 """
 
 from __future__ import annotations

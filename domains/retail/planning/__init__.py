@@ -1,0 +1,1 @@
+"""Retail planning: plan templates, `bind:` resolvers and write preconditions."""

@@ -1,0 +1,101 @@
+"""Retail `bind:` markers and argument shapes.
+
+Results are untrusted tool output: values are only ever picked from known
+fields (an order's own items and payment, the account's own payment methods), never
+interpreted as instructions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nodes.errors import BindingError
+from nodes.quoting import as_document, quote_document
+
+MARKERS = frozenset({"order_items", "order_payment", "summary"})
+_USER_PAYMENT = re.compile(r"user_payment:[a-z_]{1,30}")
+_ADDRESS = re.compile(
+    r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
+    r"\s*(?P<state>[A-Za-z]{2})\s+(?P<zip>\d{5})\s*(?:,\s*(?P<country>[A-Za-z ]+))?\s*$"
+)
+
+
+def is_marker(marker: str) -> bool:
+    """A marker the retail templates use (`order_items`, `user_payment:<kind>`, ...)."""
+    return marker in MARKERS or _USER_PAYMENT.fullmatch(marker) is not None
+
+
+def resolve(marker: str, results: Mapping[str, Any]) -> Any:
+    """The value of `bind:<marker>` picked from dependency results."""
+    docs = [as_document(v) for v in results.values()]
+    order = next((d for d in docs if isinstance(d, dict) and "order_id" in d), None)
+    user = next((d for d in docs if isinstance(d, dict) and "payment_methods" in d), None)
+    if marker == "order_items" and order:
+        return [item["item_id"] for item in order.get("items", [])]
+    if marker == "order_payment" and order and order.get("payment_history"):
+        return order["payment_history"][0]["payment_method_id"]
+    if marker.startswith("user_payment:") and user:
+        return _user_payment(marker, user)
+    if marker == "summary":
+        return summarize_results(results)
+    raise BindingError(marker, "the step it depends on returned nothing usable")
+
+
+def _user_payment(marker: str, user: Mapping[str, Any]) -> str:
+    kind = marker.split(":", 1)[1]
+    for method_id, method in user["payment_methods"].items():
+        if method.get("source") == kind:
+            return str(method_id)
+    raise BindingError(
+        marker, f"no {kind.replace('_', ' ')} on file; name a payment method on your account"
+    )
+
+
+def prepare_args(skill: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Args in the skills' shape: a free-text `address` becomes tau2 address fields."""
+    prepared: dict[str, Any] = {}
+    for key, value in args.items():
+        if key == "address" and isinstance(value, str):
+            prepared.update(parse_address(value))
+        else:
+            prepared[key] = value
+    return prepared
+
+
+def parse_address(text: str) -> dict[str, str]:
+    """'12 Oak St, Apt 4, Austin, TX 78701[, USA]' -> tau2 address fields."""
+    match = _ADDRESS.match(text)
+    if not match:
+        raise BindingError("address", "write the address as 'street, [unit,] city, ST 12345'")
+    parts = match.groupdict()
+    return {
+        "address1": parts["address1"],
+        "address2": parts["address2"] or "",
+        "city": parts["city"],
+        "state": parts["state"].upper(),
+        "country": (parts["country"] or "USA").strip(),
+        "zip": parts["zip"],
+    }
+
+
+def summarize_results(results: Mapping[str, Any]) -> str:
+    """One line per result (shipment scans, order status), data quoted, never obeyed."""
+    docs = {task_id: as_document(payload) for task_id, payload in results.items()}
+    own = {str(d["order_id"]) for d in docs.values() if isinstance(d, dict) and "order_id" in d}
+    lines = []
+    for task_id, raw in docs.items():
+        doc = quote_document(raw, own_ids=own)
+        if isinstance(doc, dict) and "shipments" in doc:
+            for shipment in doc["shipments"]:
+                last = (shipment.get("events") or [{}])[-1]
+                lines.append(
+                    f"Shipment {shipment.get('tracking_id')}: {last.get('description')}"
+                    f" ({last.get('location')})"
+                )
+        elif isinstance(doc, dict) and "order_id" in doc:
+            lines.append(f"Order {doc['order_id']}: {doc.get('status')}")
+        elif doc is not None and not (isinstance(doc, dict) and "email" in doc):
+            lines.append(f"{task_id}: {str(doc)[:300]}")
+    return "\n".join(lines) or "Your request has been processed."

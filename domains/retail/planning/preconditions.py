@@ -1,0 +1,43 @@
+"""Which order statuses each retail write accepts.
+
+Checked against the order just read, so an impossible request fails plainly
+instead of asking a human first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from nodes.errors import PreconditionFailed
+from nodes.quoting import as_document
+
+PRECONDITIONS: Mapping[str, tuple[str, ...]] = {
+    "cancel_pending_order_v1": ("pending",),
+    "modify_pending_order_items_v1": ("pending",),
+    "modify_pending_order_address_v1": ("pending", "pending (item modified)"),
+    "modify_pending_order_payment_v1": ("pending", "pending (item modified)"),
+    "return_delivered_order_items_v1": ("delivered",),
+    "exchange_delivered_order_items_v1": ("delivered",),
+}
+
+
+def check_preconditions(skill: str, args: Mapping[str, Any], results: Mapping[str, Any]) -> None:
+    """Raise `PreconditionFailed` when the order read earlier is in the wrong state."""
+    allowed = PRECONDITIONS.get(skill)
+    if not allowed:
+        return
+    for payload in results.values():
+        doc = as_document(payload)
+        same_order = isinstance(doc, dict) and doc.get("order_id") == args.get("order_id")
+        if same_order and doc.get("status") not in allowed:
+            raise PreconditionFailed(
+                f"order {doc['order_id']} is {doc.get('status')}; "
+                f"this is only possible while it is {' or '.join(allowed)}"
+            )
+
+
+def precondition_text(skill: str) -> str | None:
+    """'while the order is pending' for a write with a status precondition, else None."""
+    allowed = PRECONDITIONS.get(skill)
+    return f"while the order is {' or '.join(allowed)}" if allowed else None
