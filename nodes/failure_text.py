@@ -8,15 +8,12 @@ error code instead; the raw text stays in the audit trail and the run's state.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import Any
 
-from nodes.contracts import TaskOutcome
-from nodes.intake.vocabulary import PAYMENT_WORDS
+from nodes.contracts import Task, TaskOutcome
+from nodes.domain import Domain
 from nodes.planner.binding import PRECONDITIONS
 
-_ORDER_ID = re.compile(r"#W\d{7}")
 _UNAVAILABLE = "a service it depends on is not answering right now; please try again in a while"
 _DETAILS = (
     "some details it needs are missing or not in a form I can use; please check and ask again"
@@ -54,42 +51,29 @@ PLAN_REASONS: Mapping[str, str] = {
 PLAN_DEFAULT = "I could not plan it safely; please rephrase the request"
 
 
-def failure_sentence(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
+def step_name(skill: str) -> str:
+    """A skill id as words: `cancel_pending_order_v1` -> "cancel pending order"."""
+    return skill.rsplit("_v", 1)[0].replace("_", " ")
+
+
+def failure_sentence(outcome: TaskOutcome, task: Task, domain: Domain) -> str:
     """One customer-safe sentence for a failed step; never repeats `outcome.error`."""
-    step = outcome.skill.rsplit("_v", 1)[0].replace("_", " ")
-    order_id = args.get("order_id")
-    target = (
-        f" for order {order_id}"
-        if isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)
-        else ""
-    )
-    return f"I could not complete {step}{target}: {failure_reason(outcome, args)}."
+    target = domain.answers.target(task)
+    reason = failure_reason(outcome, task, domain)
+    return f"I could not complete {step_name(outcome.skill)}{target}: {reason}."
 
 
-def failure_reason(outcome: TaskOutcome, args: Mapping[str, Any]) -> str:
+def failure_reason(outcome: TaskOutcome, task: Task, domain: Domain) -> str:
     """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
     if outcome.error_code == "binding_error":
-        return _binding_reason(args)
+        # Told from the step's own (planned) arguments, never from the error text.
+        return domain.answers.binding_reason(task) or REASONS["binding_error"]
     if outcome.error_code == "precondition_failed":
         allowed = PRECONDITIONS.get(outcome.skill)
         if allowed:
             return f"this is only possible while the order is {' or '.join(allowed)}"
         return REASONS["domain_error"]
     return REASONS.get(outcome.error_code or "", DEFAULT)
-
-
-def _binding_reason(args: Mapping[str, Any]) -> str:
-    # Told from the step's own (planned) arguments, never from the error text.
-    for value in args.values():
-        kind = value.removeprefix("bind:user_payment:") if isinstance(value, str) else None
-        if kind in PAYMENT_WORDS and kind != value:
-            return (
-                f"there is no {kind.replace('_', ' ')} on file;"
-                " name a payment method on your account"
-            )
-    if "address" in args:
-        return "please write the address as 'street, [unit,] city, ST 12345'"
-    return REASONS["binding_error"]
 
 
 def plan_refusal(code: str) -> str:

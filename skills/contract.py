@@ -38,6 +38,8 @@ class ErrorPolicy(_Frozen):
 
     action: ErrorAction
     fallback_skill: str | None = None
+    fallback_args: dict[str, str] = Field(default_factory=dict)
+    """The fallback's argument -> this skill's argument that fills it; empty: passed as they are."""
 
 
 class CostEstimate(_Frozen):

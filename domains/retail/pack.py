@@ -9,8 +9,9 @@ from typing import Any
 
 from checkpoints.migrations import MigrationSource
 from checkpoints.runtime import Pool
+from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
-from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
+from nodes.contracts import Plan, Understanding
 from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec
 from skills.resources import ResourceVocabulary
 
@@ -104,20 +105,8 @@ class _Planning:
         raise NotImplementedError
 
 
-class _Answers:
-    facts = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
-    claims: Mapping[str, str] = {}
+class _Answers(RetailAnswers):
     refusals: Mapping[str, str] = {"out_of_scope": REFUSE_SCOPE}
-
-    def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
-        raise NotImplementedError
-
-    def decision(self, decision: Decision) -> str:
-        return f"Most likely reason for the delay: {decision.answer}."
-
-    def target(self, task: Task) -> str:
-        order_id = task.args.get("order_id")
-        return f" for order {order_id}" if isinstance(order_id, str) else ""
 
 
 DOMAIN = Domain(

@@ -9,8 +9,9 @@ product types as JSON text) are `Text` root models.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, RootModel
+from pydantic import BaseModel, ConfigDict, RootModel, ValidationError
 
 from skills.knowledge.search import SearchHit
 
@@ -21,6 +22,12 @@ class _Result(BaseModel):
 
 class Text(RootModel[str]):
     """A plain-text result."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class ProductTypes(RootModel[dict[str, str]]):
+    """`list_all_product_types_v1`'s JSON text once decoded: product name -> product id."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -258,3 +265,13 @@ RESULTS: Mapping[str, type[BaseModel]] = {
     "track_shipment_v1": Tracking,
     "transfer_to_human_agents_v1": Text,
 }
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse(model: type[M], payload: object) -> M | None:
+    """`payload` read as `model`, or None when it does not fit (then nothing is said of it)."""
+    try:
+        return model.model_validate(payload)
+    except ValidationError:
+        return None
