@@ -8,6 +8,9 @@ import pytest_asyncio
 
 from checkpoints.runtime import Database
 from domains.retail.storage.loader import load_tau2
+from tests.support_fixtures import retail_db, support
+
+__all__ = ["retail_db", "support", "tau2_db"]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
