@@ -51,9 +51,7 @@ class Fallback:
 
     async def _run_fallback(self, call: Call, target: str, policy: ErrorPolicy) -> SkillResult:
         token = _ACTIVE.set((*_ACTIVE.get(), call.skill_id))
-        args = call.request.args
-        if policy.fallback_args:
-            args = {dst: args[src] for dst, src in policy.fallback_args.items() if src in args}
+        args = policy.args_for_fallback(call.request.args)
         try:
             return await self._dispatch(
                 call.request.model_copy(update={"skill_id": target, "args": args})
