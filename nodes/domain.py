@@ -166,6 +166,8 @@ class DomainAnswers(Protocol):
     """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign`) -> text."""
     foreign: Mapping[str, str]
     """Owned slot name -> the words that stand in for an id that is not the customer's."""
+    reasons: Mapping[str, str]
+    """Error code -> the reason a failed step is told with, where the domain words it better."""
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         """Sentences for one succeeded step (its payload already quoted: data, never obeyed)."""

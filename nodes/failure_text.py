@@ -20,7 +20,8 @@ _DETAILS = (
 )
 _NOT_FOUND = "I could not find that on your account"
 _NOT_ALLOWED = "that is not something I can do here"
-# error code -> the reason given to the customer. Unknown codes get DEFAULT.
+# error code -> the reason given to the customer, unless the domain words it
+# (`DomainAnswers.reasons`). Unknown codes get DEFAULT.
 REASONS: Mapping[str, str] = {
     "timeout": _UNAVAILABLE,
     "network_error": _UNAVAILABLE,
@@ -28,10 +29,10 @@ REASONS: Mapping[str, str] = {
     "circuit_open": _UNAVAILABLE,
     "skill_error": _UNAVAILABLE,
     "knowledge_unavailable": _UNAVAILABLE,
-    "replanned": "the service for it is not answering, so I used the order's own record instead",
+    "replanned": "the service for it is not answering, so I used the record itself instead",
     "validation_error": _DETAILS,
     "binding_error": "I could not work out some details it needs; please state them explicitly",
-    "domain_error": "the current state of the order or account does not allow it",
+    "domain_error": "the current state of the record does not allow it",
     # Same words for "no such record" and "someone else's": nothing leaks.
     "not_found": _NOT_FOUND,
     "not_owner": _NOT_FOUND,
@@ -52,7 +53,7 @@ PLAN_DEFAULT = "I could not plan it safely; please rephrase the request"
 
 
 def step_name(skill: str) -> str:
-    """A skill id as words: `cancel_pending_order_v1` -> "cancel pending order"."""
+    """A skill id as words: `renew_loan_v1` -> "renew loan"."""
     return skill.rsplit("_v", 1)[0].replace("_", " ")
 
 
@@ -67,13 +68,17 @@ def failure_reason(outcome: TaskOutcome, task: Task, domain: Domain) -> str:
     """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
     if outcome.error_code == "binding_error":
         # Told from the step's own (planned) arguments, never from the error text.
-        return domain.answers.binding_reason(task) or REASONS["binding_error"]
+        return domain.answers.binding_reason(task) or _reason(domain, "binding_error")
     if outcome.error_code == "precondition_failed":
         allowed = PRECONDITIONS.get(outcome.skill)
         if allowed:
             return f"this is only possible while the order is {' or '.join(allowed)}"
-        return REASONS["domain_error"]
-    return REASONS.get(outcome.error_code or "", DEFAULT)
+        return _reason(domain, "domain_error")
+    return _reason(domain, outcome.error_code or "")
+
+
+def _reason(domain: Domain, code: str) -> str:
+    return domain.answers.reasons.get(code) or REASONS.get(code, DEFAULT)
 
 
 def plan_refusal(code: str) -> str:

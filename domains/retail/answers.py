@@ -27,6 +27,10 @@ CLAIMS: Mapping[str, str] = {
     "is queued for delivery": "send_notification_v1",
 }
 FOREIGN: Mapping[str, str] = {"order_ids": "another order"}
+REASONS: Mapping[str, str] = {
+    "replanned": "the service for it is not answering, so I used the order's own record instead",
+    "domain_error": "the current state of the order or account does not allow it",
+}
 _ORDER_ID = re.compile(r"#W\d{7}")
 _DONE: Mapping[str, str] = {
     "cancel_pending_order_v1": "Order {order_id} is now cancelled; the refund goes back to the original payment.",
@@ -56,6 +60,7 @@ class RetailAnswers:
     claims = CLAIMS
     refusals: Mapping[str, str] = {}
     foreign = FOREIGN
+    reasons = REASONS
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         if outcome.skill in _DONE:

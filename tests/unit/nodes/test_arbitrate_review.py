@@ -50,6 +50,7 @@ class LoanAnswers:
     claims: Mapping[str, str] = MappingProxyType({"is renewed": "renew_v1"})
     refusals: Mapping[str, str] = MappingProxyType({})
     foreign: Mapping[str, str] = MappingProxyType({"loan_ids": "another loan"})
+    reasons: Mapping[str, str] = MappingProxyType({"timeout": "the loans system is down"})
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         payload = outcome.payload
@@ -125,7 +126,7 @@ def test_compose_asks_the_domain_for_succeeded_steps_and_words_failures_itself()
     )
     sentences = compose_sentences(state, _domain())
     assert sentences[0] == "Loan LN-00001: Due back soon."  # the instruction is dropped
-    assert sentences[1].startswith("I could not complete fine for loan LN-00002: ")
+    assert sentences[1] == "I could not complete fine for loan LN-00002: the loans system is down."
     assert "boom" not in " ".join(sentences)
 
 
