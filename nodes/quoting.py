@@ -76,7 +76,7 @@ def id_shapes(domain: Domain) -> tuple[IdShape, ...]:
     """The shapes of the domain's owned identifier slots (`SlotSpec.owned` with a `pattern`)."""
     return tuple(
         IdShape(
-            # Not inside a longer token: "#W1234567" in "x#W12345678" is no id.
+            # Not inside a longer token: "LN-12345" in "xLN-123456" is no id.
             re.compile(rf"(?<![A-Za-z0-9])(?:{slot.pattern})(?!\d)"),
             domain.answers.foreign.get(slot.name, STAND_IN),
         )
@@ -193,7 +193,7 @@ def _keep_own(own: set[str], stand_in: str) -> Callable[[re.Match[str]], str]:
 
 
 def _norm_id(value: str) -> str:
-    # Case and punctuation do not make another id: "#W1234567" is "w1234567".
+    # Case and punctuation do not make another id: "#ln12345" is "LN-12345".
     return _NOT_ID.sub("", value).upper()
 
 

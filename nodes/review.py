@@ -23,7 +23,7 @@ MIN_ERROR_CHARS = 12  # shorter error texts are words a sentence may contain by 
 
 
 def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerdict:
-    """Feedback on every fact, claim, address or error text in `draft` the run does not back.
+    """Feedback on every fact, claim, unmasked e-mail or error text in `draft` the run does not back.
 
     Facts and claims are the domain's (`answers.facts`, `answers.claims`); the
     PII and error-text checks are the harness's own.
