@@ -3,19 +3,27 @@
 Deterministic rules: adopt a proposal with confidence > 0.9 unless a
 proposal with confidence > 0.6 disagrees; otherwise a confidence-weighted
 vote. Every decision is written to the audit log with its evidence.
+
+What a result answers is the domain's to read (`Domain.answers.stance`,
+through the skill's result model); a result with no answer to the question
+makes no proposal.
 """
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from checkpoints.audit import AuditEvent, record_event
 from nodes.context import SupportContext
 from nodes.contracts import Decision, Proposal, TaskOutcome
+from nodes.domain import DomainAnswers
 from nodes.state import SupportState, plan_of
+
+MAX_EVIDENCE = 5
+MAX_EVIDENCE_CHARS = 200
 
 ADOPT = 0.9
 DISSENT = 0.6
@@ -44,54 +52,59 @@ def decide(question: str, proposals: list[Proposal]) -> Decision:
     )
 
 
-def proposals_by_question(state: SupportState) -> dict[str, list[Proposal]]:
+def contested(state: SupportState) -> bool:
+    """Whether more than one succeeded task answers the same question."""
+    outcomes = state.get("outcomes") or {}
+    answered = [
+        t.question
+        for t in plan_of(state).tasks
+        if t.question and t.id in outcomes and outcomes[t.id]["status"] == "succeeded"
+    ]
+    return len(answered) > len(set(answered))
+
+
+def proposals_by_question(state: SupportState, answers: DomainAnswers) -> dict[str, list[Proposal]]:
+    """The proposals of every succeeded task that shares a question, by question."""
     plan = plan_of(state)
     outcomes = state.get("outcomes") or {}
     grouped: dict[str, list[Proposal]] = defaultdict(list)
     for task in plan.tasks:
         outcome = outcomes.get(task.id)
         if task.question and outcome and outcome["status"] == "succeeded":
-            grouped[task.question].append(
-                to_proposal(task.question, TaskOutcome.model_validate(outcome))
-            )
+            proposal = to_proposal(task.question, TaskOutcome.model_validate(outcome), answers)
+            if proposal is not None:
+                grouped[task.question].append(proposal)
     return grouped
 
 
-def to_proposal(question: str, outcome: TaskOutcome) -> Proposal:
-    """Read a proposal out of a skill payload; missing fields mean low confidence."""
-    payload = outcome.payload if isinstance(outcome.payload, dict) else {}
-    answer = str(payload.get("verdict") or payload.get("cause") or _top_hit(payload) or "unknown")
-    confidence = payload.get("confidence", 0.5)
-    confidence = (
-        min(max(float(confidence), 0.0), 1.0) if isinstance(confidence, (int, float)) else 0.5
-    )
-    evidence = payload.get("evidence") or []
+def to_proposal(question: str, outcome: TaskOutcome, answers: DomainAnswers) -> Proposal | None:
+    """The result's answer as a proposal; confidence clamped, evidence bounded (untrusted data)."""
+    stance = answers.stance(outcome)
+    if stance is None:
+        return None
     return Proposal(
         question=question,
         role=outcome.role,
-        answer=answer,
-        confidence=confidence,
-        evidence=tuple(str(e)[:200] for e in evidence)[:5] if isinstance(evidence, list) else (),
+        answer=stance.answer,
+        confidence=min(max(float(stance.confidence), 0.0), 1.0),
+        evidence=tuple(e[:MAX_EVIDENCE_CHARS] for e in stance.evidence[:MAX_EVIDENCE]),
     )
 
 
 async def arbitrate(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
-    decisions = [decide(q, ps) for q, ps in proposals_by_question(state).items()]
+    answers = runtime.context.domain.answers
+    decisions = [decide(q, ps) for q, ps in proposals_by_question(state, answers).items()]
     async with runtime.context.pool.connection() as conn:
         for d in decisions:
-            await conn.execute(
-                "INSERT INTO audit_events (audit_id, node, status, detail) VALUES (%s, 'arbitrate', %s, %s)",
-                (state["audit_id"], "arbitrated", json.dumps(d.model_dump(mode="json"))),
+            event = AuditEvent(
+                audit_id=state["audit_id"],
+                node="arbitrate",
+                status="arbitrated",
+                detail=d.model_dump(mode="json"),
             )
+            await record_event(conn, event)
     notes = [f"{d.question}: {d.answer} ({d.rule})" for d in decisions]
     return {
         "decisions": [d.model_dump(mode="json") for d in decisions],
         "trace": [f"arbitrate: {notes}"],
     }
-
-
-def _top_hit(payload: dict[str, Any]) -> str | None:
-    hits = payload.get("results") or payload.get("hits") or []
-    if hits and isinstance(hits, list) and isinstance(hits[0], dict):
-        return str(hits[0].get("cause") or hits[0].get("topic") or hits[0].get("title"))
-    return None

@@ -166,8 +166,21 @@ class DomainPlanning(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Stance:
+    """A result's answer to its task's shared question, as arbitration weighs it."""
+
+    answer: str
+    confidence: float
+    evidence: tuple[str, ...] = ()
+
+
 class DomainAnswers(Protocol):
-    """Sentences of the answer, and what the reviewer checks in them."""
+    """Sentences of the answer, and what the reviewer checks in them.
+
+    The harness words what did not happen (rejected, failed, skipped steps) and
+    quotes every payload before a hook sees it; the domain words what did.
+    """
 
     facts: re.Pattern[str]
     """Facts (ids, amounts) a draft may only state when a result or the request holds them."""
@@ -175,17 +188,37 @@ class DomainAnswers(Protocol):
     """Claim phrase -> the skill whose success it needs."""
     refusals: Mapping[str, str]
     """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign` with `{ids}`) -> text."""
+    foreign: Mapping[str, str]
+    """Owned slot name -> the words that stand in for an id that is not the customer's."""
+    reasons: Mapping[str, str]
+    """Error code -> the reason a failed step is told with, where the domain words it better."""
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
-        """Sentences for one succeeded step (its payload quoted, never obeyed)."""
+        """Sentences for one succeeded step (its payload already quoted: data, never obeyed)."""
+        ...
+
+    def supersedes(self, write: Task, read: Task) -> bool:
+        """Whether `write`, once it succeeded, makes `read`'s result stale (so it is not told)."""
+        ...
+
+    def own_ids(self, outcome: TaskOutcome) -> tuple[str, ...]:
+        """Ids a succeeded result lists as the customer's own (e.g. their order list)."""
+        ...
+
+    def stance(self, outcome: TaskOutcome) -> Stance | None:
+        """The result's answer to a shared question, read through its result model; None if none."""
         ...
 
     def decision(self, decision: Decision) -> str:
-        """The sentence for an arbitrated answer."""
+        """The sentence for an arbitrated answer (its answer and evidence already quoted)."""
         ...
 
     def target(self, task: Task) -> str:
         """What a failed step was about (" for order #W…"), or ""."""
+        ...
+
+    def binding_reason(self, task: Task) -> str | None:
+        """What to ask for when the step's `bind:` values could not be filled, or None."""
         ...
 
 

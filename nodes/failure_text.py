@@ -8,23 +8,19 @@ error code instead; the raw text stays in the audit trail and the run's state.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import Any
 
-from nodes.contracts import TaskOutcome
+from nodes.contracts import Task, TaskOutcome
+from nodes.domain import Domain
 
-_ORDER_ID = re.compile(r"#W\d{7}")
-# Retail's payment kinds, kept here only until failure text asks the domain
-# (issue 8, helper C); intake's vocabulary moved into the retail pack.
-PAYMENT_WORDS = ("gift_card", "paypal", "credit_card")
 _UNAVAILABLE = "a service it depends on is not answering right now; please try again in a while"
 _DETAILS = (
     "some details it needs are missing or not in a form I can use; please check and ask again"
 )
 _NOT_FOUND = "I could not find that on your account"
 _NOT_ALLOWED = "that is not something I can do here"
-# error code -> the reason given to the customer. Unknown codes get DEFAULT.
+# error code -> the reason given to the customer, unless the domain words it
+# (`DomainAnswers.reasons`). Unknown codes get DEFAULT.
 REASONS: Mapping[str, str] = {
     "timeout": _UNAVAILABLE,
     "network_error": _UNAVAILABLE,
@@ -32,10 +28,10 @@ REASONS: Mapping[str, str] = {
     "circuit_open": _UNAVAILABLE,
     "skill_error": _UNAVAILABLE,
     "knowledge_unavailable": _UNAVAILABLE,
-    "replanned": "the service for it is not answering, so I used the order's own record instead",
+    "replanned": "the service for it is not answering, so I used the record itself instead",
     "validation_error": _DETAILS,
     "binding_error": "I could not work out some details it needs; please state them explicitly",
-    "domain_error": "the current state of the order or account does not allow it",
+    "domain_error": "the current state of the record does not allow it",
     # Same words for "no such record" and "someone else's": nothing leaks.
     "not_found": _NOT_FOUND,
     "not_owner": _NOT_FOUND,
@@ -55,47 +51,31 @@ PLAN_REASONS: Mapping[str, str] = {
 PLAN_DEFAULT = "I could not plan it safely; please rephrase the request"
 
 
-def failure_sentence(
-    outcome: TaskOutcome, args: Mapping[str, Any], precondition: str | None = None
-) -> str:
-    """One customer-safe sentence for a failed step; never repeats `outcome.error`.
-
-    `precondition` is the domain's wording of what the write needs
-    (`DomainPlanning.precondition_text`), told when a precondition failed.
-    """
-    step = outcome.skill.rsplit("_v", 1)[0].replace("_", " ")
-    order_id = args.get("order_id")
-    target = (
-        f" for order {order_id}"
-        if isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)
-        else ""
-    )
-    return f"I could not complete {step}{target}: {failure_reason(outcome, args, precondition)}."
+def step_name(skill: str) -> str:
+    """A skill id as words: `<verb>_<noun>_v1` -> "<verb> <noun>"."""
+    return skill.rsplit("_v", 1)[0].replace("_", " ")
 
 
-def failure_reason(
-    outcome: TaskOutcome, args: Mapping[str, Any], precondition: str | None = None
-) -> str:
+def failure_sentence(outcome: TaskOutcome, task: Task, domain: Domain) -> str:
+    """One customer-safe sentence for a failed step; never repeats `outcome.error`."""
+    target = domain.answers.target(task)
+    reason = failure_reason(outcome, task, domain)
+    return f"I could not complete {step_name(outcome.skill)}{target}: {reason}."
+
+
+def failure_reason(outcome: TaskOutcome, task: Task, domain: Domain) -> str:
     """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
     if outcome.error_code == "binding_error":
-        return _binding_reason(args)
+        # Told from the step's own (planned) arguments, never from the error text.
+        return domain.answers.binding_reason(task) or _reason(domain, "binding_error")
     if outcome.error_code == "precondition_failed":
-        return f"this is only possible {precondition}" if precondition else REASONS["domain_error"]
-    return REASONS.get(outcome.error_code or "", DEFAULT)
+        needs = domain.planning.precondition_text(outcome.skill)
+        return f"this is only possible {needs}" if needs else _reason(domain, "domain_error")
+    return _reason(domain, outcome.error_code or "")
 
 
-def _binding_reason(args: Mapping[str, Any]) -> str:
-    # Told from the step's own (planned) arguments, never from the error text.
-    for value in args.values():
-        kind = value.removeprefix("bind:user_payment:") if isinstance(value, str) else None
-        if kind in PAYMENT_WORDS and kind != value:
-            return (
-                f"there is no {kind.replace('_', ' ')} on file;"
-                " name a payment method on your account"
-            )
-    if "address" in args:
-        return "please write the address as 'street, [unit,] city, ST 12345'"
-    return REASONS["binding_error"]
+def _reason(domain: Domain, code: str) -> str:
+    return domain.answers.reasons.get(code) or REASONS.get(code, DEFAULT)
 
 
 def plan_refusal(code: str) -> str:

@@ -8,30 +8,27 @@ It sends the draft back with feedback naming the offending text, at most
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
+from nodes.domain import DomainAnswers
 from nodes.intake.rules import EMAIL
 from nodes.state import RunStatus, SupportState
 from skills.registry import SkillRegistry
 
 MAX_REVISIONS = 2
 MIN_ERROR_CHARS = 12  # shorter error texts are words a sentence may contain by chance
-FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
-CLAIMS = {
-    "is now cancelled": "cancel_pending_order_v1",
-    "return is requested": "return_delivered_order_items_v1",
-    "exchange is requested": "exchange_delivered_order_items_v1",
-    "notification was sent": "send_notification_v1",
-    "is queued for delivery": "send_notification_v1",
-}
 
 
-def check(draft: str, state: SupportState) -> ReviewVerdict:
+def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerdict:
+    """Feedback on every fact, claim, unmasked e-mail or error text in `draft` the run does not back.
+
+    Facts and claims are the domain's (`answers.facts`, `answers.claims`); the
+    PII and error-text checks are the harness's own.
+    """
     evidence = json.dumps(
         [state.get("outcomes"), state.get("text"), state.get("decisions"), state.get("refusal")],
         default=str,
@@ -39,7 +36,7 @@ def check(draft: str, state: SupportState) -> ReviewVerdict:
     )
     feedback = [
         f"untraceable fact: {fact}"
-        for fact in FACTS.findall(draft)
+        for fact in _facts(answers, draft)
         if fact.lstrip("$") not in evidence
     ]
     feedback += [f"unmasked PII: {email}" for email in EMAIL.findall(draft) if "***@" not in email]
@@ -47,10 +44,14 @@ def check(draft: str, state: SupportState) -> ReviewVerdict:
         o["skill"] for o in (state.get("outcomes") or {}).values() if o["status"] == "succeeded"
     }
     feedback += [f"internal error text: {e}" for e in _error_texts(state) if e in draft]
-    for claim, skill in CLAIMS.items():
+    for claim, skill in answers.claims.items():
         if claim in draft and skill not in succeeded and not state.get("refusal"):
             feedback.append(f"claim without a successful step: {claim}")
     return ReviewVerdict(approved=not feedback, feedback=tuple(feedback))
+
+
+def _facts(answers: DomainAnswers, draft: str) -> list[str]:
+    return [m.group(0) for m in answers.facts.finditer(draft)]
 
 
 def _error_texts(state: SupportState) -> list[str]:
@@ -62,7 +63,7 @@ def _error_texts(state: SupportState) -> list[str]:
 
 
 async def review(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
-    verdict = check(state.get("draft") or "", state)
+    verdict = check(state.get("draft") or "", state, runtime.context.domain.answers)
     revisions = int(state.get("revisions") or 0) + (0 if verdict.approved else 1)
     return {
         "review": verdict.model_dump(mode="json"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from nodes.arbitrate import proposals_by_question
+from nodes.arbitrate import contested
 from nodes.refine import MAX_ROUNDS, refinable
 from nodes.review import MAX_REVISIONS
 from nodes.state import SupportState
@@ -36,9 +36,7 @@ def when_nothing_ready(state: SupportState) -> NextAfterDispatch:
         return "approval"
     if refinable(state) and int(state.get("rounds") or 0) <= MAX_ROUNDS:
         return "refine"
-    if not state.get("decisions") and any(
-        len(p) > 1 for p in proposals_by_question(state).values()
-    ):
+    if not state.get("decisions") and contested(state):
         return "arbitrate"
     return "compose"
 

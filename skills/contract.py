@@ -38,6 +38,14 @@ class ErrorPolicy(_Frozen):
 
     action: ErrorAction
     fallback_skill: str | None = None
+    fallback_args: dict[str, str] = Field(default_factory=dict)
+    """The fallback's argument -> this skill's argument that fills it; empty: passed as they are."""
+
+    def args_for_fallback(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The failed call's arguments in the fallback's names (only the mapped ones, if mapped)."""
+        if not self.fallback_args:
+            return dict(args)
+        return {dst: args[src] for dst, src in self.fallback_args.items() if src in args}
 
 
 class Replacement(_Frozen):

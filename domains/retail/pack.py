@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from checkpoints.migrations import MigrationSource
+from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
 from domains.retail.planning import binding, preconditions, templates
 from domains.retail.records import RetailRecords
 from domains.retail.understanding import RetailUnderstanding
-from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
+from nodes.contracts import Plan, Understanding
 from nodes.domain import Domain
 from skills.resources import ResourceVocabulary
 
@@ -60,24 +60,12 @@ class _Planning:
         return binding.summarize_results(results)
 
 
-class _Answers:
-    facts = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
-    claims: Mapping[str, str] = {}
+class _Answers(RetailAnswers):
     refusals: Mapping[str, str] = {
         "out_of_scope": REFUSE_SCOPE,
         "no_customer": "I can't find your customer account, so I can't look anything up.",
         "foreign": "I can't find {ids} among your orders, so I can't act on it.",
     }
-
-    def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
-        raise NotImplementedError
-
-    def decision(self, decision: Decision) -> str:
-        return f"Most likely reason for the delay: {decision.answer}."
-
-    def target(self, task: Task) -> str:
-        order_id = task.args.get("order_id")
-        return f" for order {order_id}" if isinstance(order_id, str) else ""
 
 
 DOMAIN = Domain(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 
-from skills.contract import SkillRequest, SkillResult
+from skills.contract import ErrorPolicy, SkillRequest, SkillResult
 from skills.middleware.call import Call, Next
 from skills.middleware.classify import error_code, policy_for
 
@@ -29,9 +29,14 @@ class Fallback:
         except Exception as exc:
             policy = policy_for(exc, call.metadata)
             target = policy.fallback_skill if policy and policy.action == "fallback" else None
-            if target is None or target in _ACTIVE.get() or target == call.skill_id:
+            if (
+                policy is None
+                or target is None
+                or target in _ACTIVE.get()
+                or target == call.skill_id
+            ):
                 raise
-            result = await self._run_fallback(call, target)
+            result = await self._run_fallback(call, target, policy)
             code = error_code(exc)
             if not result.ok:
                 call.trace.detail["fallback"] = {"skill": target, "error_code": result.error_code}
@@ -44,9 +49,12 @@ class Fallback:
             )
             return result.model_copy(update={"notice": call.trace.notice})
 
-    async def _run_fallback(self, call: Call, target: str) -> SkillResult:
+    async def _run_fallback(self, call: Call, target: str, policy: ErrorPolicy) -> SkillResult:
         token = _ACTIVE.set((*_ACTIVE.get(), call.skill_id))
+        args = policy.args_for_fallback(call.request.args)
         try:
-            return await self._dispatch(call.request.model_copy(update={"skill_id": target}))
+            return await self._dispatch(
+                call.request.model_copy(update={"skill_id": target, "args": args})
+            )
         finally:
             _ACTIVE.reset(token)

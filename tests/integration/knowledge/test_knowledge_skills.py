@@ -92,3 +92,16 @@ def test_faq_cache_is_the_declared_fallback(skills: dict[str, LoadedSkill]) -> N
     assert policies["timeout"].action == "fallback"
     assert policies["timeout"].fallback_skill == "faq_cache_lookup_v1"
     assert policies["circuit_open"].fallback_skill == "faq_cache_lookup_v1"
+
+
+def test_the_fallback_accepts_what_the_search_was_asked(skills: dict[str, LoadedSkill]) -> None:
+    search, faq = skills["search_knowledge_v1"], skills["faq_cache_lookup_v1"]
+    asked = search.executor.validate_input(
+        {"query": "Can I cancel my order?", "partitions": ["faq"], "limit": 8}
+    )
+    for code in ("timeout", "circuit_open"):
+        mapped = search.metadata.error_handling[code].args_for_fallback(asked)
+        assert faq.executor.validate_input(mapped) == {
+            "question": "Can I cancel my order?",
+            "limit": 3,
+        }
