@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from chain_helpers import FIXTURES, Role
 
-from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
 from skills.context import RuntimeContext
+from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
 from skills.registry import SkillRegistry, describe, load_catalog
 from skills.runtime import SkillRuntime
 
