@@ -2,7 +2,8 @@
 `resource_limits.max_payload_bytes` is replaced by a `TruncatedResult`: its
 size, the limit, where the whole result is (this call's audit row: audit id,
 task id, skill) and a preview cut to fit. The result is flagged `truncated`
-and its notice says so, which the task's outcome carries.
+and its notice says so, which the task's outcome carries. (A limit smaller
+than the marker itself leaves the preview empty; the marker is still sent.)
 """
 
 from __future__ import annotations
