@@ -29,7 +29,7 @@ def load_static_config(domain: Domain | None = None) -> tuple[SkillRegistry, dic
     """Catalog + roles + matrix of `domain`: everything checkable without a database."""
     domain = domain or load_domain()
     registry = load_catalog(domain.catalog)
-    roles = load_roles(domain.roles, registry.skill_ids)
+    roles = load_roles(domain.roles, registry.versions)
     check_permission_matrix(roles, domain.roles / "permission_matrix.yaml", RETAIL_SKILL_OPERATIONS)
     return registry, roles
 

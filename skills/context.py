@@ -26,6 +26,9 @@ class RuntimeContext:
     # Set by the idempotency ledger for side-effecting calls, so an executor
     # that hands work to another system (the SMTP outbox) can reuse the key.
     idempotency_key: str | None = None
+    # Set with the key: checks a payload against the skill's result model, so
+    # a write records (and commits) only a result its contract accepts.
+    check_result: Callable[[Any], None] | None = None
 
     def now(self) -> datetime:
         return self.clock()
@@ -50,6 +53,8 @@ class RuntimeContext:
         the record that it happened are one commit: a crash leaves both or
         neither, and a `started` ledger row proves the change absent.
         """
+        if self.check_result is not None:
+            self.check_result(payload)  # raises inside the transaction: nothing commits
         if self.idempotency_key is not None:
             await ledger.finish(conn, self.idempotency_key, "succeeded", payload)
         crash_point("before_effect_commit")  # both written, neither committed

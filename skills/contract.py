@@ -1,8 +1,20 @@
 """The skill contract: package metadata, call request, context and result.
 
-A skill package is `domains/retail/catalog/<skill_id>/` holding `metadata.yaml`
+A skill package is `<catalog>/<skill_id>/` holding `metadata.yaml`
 (parsed into `SkillMetadata`), `executor.py` (a module-level `EXECUTOR`
-implementing `SkillExecutor`), `README.md` and `test_cases/*.json`.
+implementing `SkillExecutor`, whose `output` names the result model),
+`README.md` and `test_cases/*.json`.
+
+Privacy levels (`SkillMetadata.privacy_level`) decide where a result is masked
+(e-mail addresses, phone and card numbers; see `skills/privacy.py`):
+
+- `public`: catalogue or help-centre data anyone may see; never masked.
+- `internal`: the desk's own working data; masked in the audit copy.
+- `customer`: a customer's own records (the call needs a customer or a named
+  operator); masked in the audit copy, kept whole in the state so the
+  customer's answer can use them.
+- `sensitive`: as `customer`, and masked in the result itself, so neither the
+  state, the answers nor a model prompt ever holds the raw values.
 """
 
 from __future__ import annotations
@@ -63,6 +75,8 @@ class Replacement(_Frozen):
 
 
 class CostEstimate(_Frozen):
+    """What one call is expected to cost; discovery filters and sorts by it."""
+
     latency_ms: int = Field(gt=0)
     tokens: int = 0
     usd: float = 0.0
@@ -77,8 +91,12 @@ class KnowledgeDependency(_Frozen):
 
 
 class ResourceLimits(_Frozen):
+    """Bounds on one call's result."""
+
     max_records: int = 1
-    max_payload_bytes: int = 65536
+    max_payload_bytes: int = Field(default=65536, gt=0)
+    """A result whose JSON is larger is replaced by a `TruncatedResult`; the
+    whole (privacy-masked) result stays in the call's audit row."""
 
 
 class SkillMetadata(_Frozen):
@@ -90,6 +108,7 @@ class SkillMetadata(_Frozen):
     capabilities: tuple[str, ...] = ()
     parameters: dict[str, ParameterSpec] = Field(default_factory=dict)
     returns: str = ""
+    """Prose for readers; the enforced result model is the executor's `output`."""
     error_handling: dict[str, ErrorPolicy] = Field(default_factory=dict)
     cost_estimate: CostEstimate
     privacy_level: PrivacyLevel = "internal"
@@ -147,6 +166,8 @@ class SkillRequest(_Frozen):
     audit_id: str
     step: int = 0
     approval: Approval | None = None
+    locale: str | None = None
+    """The customer's language, for bindings that require `locale` context."""
 
 
 class SkillResult(_Frozen):
@@ -161,10 +182,26 @@ class SkillResult(_Frozen):
     duration_ms: int = 0
     replayed: bool = False
     notice: str | None = None
+    truncated: bool = False
+    """The payload is a `TruncatedResult` standing in for a larger result."""
 
     @property
     def ok(self) -> bool:
         return self.status == "success"
+
+
+class TruncatedResult(_Frozen):
+    """The payload of a result that exceeded `max_payload_bytes`: what it was
+    and where the whole of it is (the audit row of this call)."""
+
+    truncated: Literal[True] = True
+    skill_id: str
+    size_bytes: int
+    limit_bytes: int
+    audit_id: str
+    task_id: str
+    preview: str
+    """The start of the result's JSON text, cut to fit the limit."""
 
 
 class SkillContext(Protocol):
@@ -192,6 +229,11 @@ class SkillContext(Protocol):
 
 class SkillExecutor(Protocol):
     """The code half of a skill package."""
+
+    @property
+    def output(self) -> type[BaseModel]:
+        """The model every successful payload must validate against."""
+        ...
 
     def validate_input(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Return normalised args or raise `SkillValidationError`."""

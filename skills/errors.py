@@ -141,6 +141,44 @@ class ApprovalInvalid(SkillError):
     code = "approval_invalid"
 
 
+class ResultInvalid(SkillError):
+    """The executor returned a payload its declared result model rejects.
+
+    Not retried (the same code returns the same shape), but counted against
+    the skill's circuit breaker: a dependency answering garbage is unhealthy.
+    """
+
+    code = "result_invalid"
+
+    def __init__(self, skill_id: str, model: str, problems: list[str]) -> None:
+        first = problems[0] if problems else "no detail"
+        super().__init__(
+            f"{skill_id} returned a result that is not a valid {model} ({first});"
+            " fix the executor or its declared output model",
+            skill=skill_id,
+        )
+        self.skill_id = skill_id
+        self.model = model
+        self.problems = problems
+
+
+class ContextMissing(SkillError):
+    """The role's binding of the skill requires context the call does not carry."""
+
+    code = "context_missing"
+
+    def __init__(self, skill_id: str, role: str, missing: list[str]) -> None:
+        super().__init__(
+            f"{role} may call {skill_id} only with {', '.join(missing)} in its context;"
+            " call it for a customer session that has them",
+            skill=skill_id,
+            missing=missing,
+        )
+        self.skill_id = skill_id
+        self.role = role
+        self.missing = missing
+
+
 class IdentityRequired(SkillError):
     """A customer-scoped skill was called with neither a customer nor an operator."""
 

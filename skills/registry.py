@@ -2,7 +2,8 @@
 
 Nothing registers itself by being imported. `load_catalog` walks the catalog,
 parses each `metadata.yaml`, imports each `executor.py` by file path and
-refuses two patches of one major version of a skill.
+refuses two patches of one major version of a skill, and an executor that
+declares no result model (`output`, a pydantic model class).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from skills.contract import RiskLevel, SkillExecutor, SkillMetadata
 from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
@@ -33,6 +34,9 @@ class LoadedSkill:
     metadata: SkillMetadata
     executor: SkillExecutor
     path: Path
+    output: type[BaseModel]
+    """The executor's result model, taken at load time: swapping the executor
+    (tests, chaos) keeps the contract the package declared."""
 
     @property
     def skill_id(self) -> str:
@@ -73,6 +77,11 @@ class SkillRegistry:
     def skill_ids(self) -> tuple[str, ...]:
         return tuple(sorted(self._skills))
 
+    @property
+    def versions(self) -> dict[str, str]:
+        """The loaded version of every skill id, what role pins are checked against."""
+        return {skill_id: s.metadata.version for skill_id, s in sorted(self._skills.items())}
+
     def lookup(self, skill_id: str) -> LoadedSkill | None:
         """By exact id, else by name without version suffix (highest major wins)."""
         if skill_id in self._skills:
@@ -99,13 +108,16 @@ class SkillRegistry:
         max_cost_usd: float | None = None,
         max_latency_ms: int | None = None,
         risk: RiskLevel | None = None,
+        within: Iterable[str] | None = None,
     ) -> list[SkillMetadata]:
-        """Skills matching every given filter (risk is an exact level),
-        fastest first, then cheapest."""
+        """Skills matching every given filter (risk is an exact level; `within`
+        limits the answer to those skill ids), fastest first, then cheapest."""
+        allowed = None if within is None else frozenset(within)
         found = [
             s.metadata
             for s in self._skills.values()
-            if (capability is None or capability in s.metadata.capabilities)
+            if (allowed is None or s.skill_id in allowed)
+            and (capability is None or capability in s.metadata.capabilities)
             and (max_cost_usd is None or s.metadata.cost_estimate.usd <= max_cost_usd)
             and (max_latency_ms is None or s.metadata.cost_estimate.latency_ms <= max_latency_ms)
             and (risk is None or s.metadata.risk == risk)
@@ -113,6 +125,21 @@ class SkillRegistry:
         return sorted(
             found, key=lambda m: (m.cost_estimate.latency_ms, m.cost_estimate.usd, m.skill_id)
         )
+
+
+def describe(skills: Iterable[SkillMetadata]) -> str:
+    """One line per skill for a planner prompt: parameters, whether it changes
+    data, and its declared cost (latency, tokens, dollars)."""
+    return "\n".join(_describe_one(metadata) for metadata in skills)
+
+
+def _describe_one(metadata: SkillMetadata) -> str:
+    cost = metadata.cost_estimate
+    spend = f"~{cost.latency_ms} ms, ${cost.usd:.4f}" + (
+        f", {cost.tokens} tokens" if cost.tokens else ""
+    )
+    writes = " [changes data]" if metadata.side_effect else ""
+    return f"- {metadata.skill_id}({', '.join(metadata.parameters)}){writes} ({spend})"
 
 
 def load_catalog(path: Path | str) -> SkillRegistry:
@@ -135,7 +162,8 @@ def load_package(package_dir: Path) -> LoadedSkill:
         raise _load_error(package_dir, "test_cases/*.json is missing (normal, boundary, malicious)")
     for case_file in files:
         load_case_file(case_file)
-    return LoadedSkill(metadata, _load_executor(package_dir), package_dir)
+    executor = _load_executor(package_dir)
+    return LoadedSkill(metadata, executor, package_dir, executor.output)
 
 
 def _load_metadata(package_dir: Path) -> SkillMetadata:
@@ -192,6 +220,12 @@ def _check_executor(package_dir: Path, executor: Any) -> None:
     for name in ("execute", "rollback"):
         if not inspect.iscoroutinefunction(getattr(executor, name)):
             raise _load_error(package_dir, f"EXECUTOR.{name} must be async")
+    output = getattr(executor, "output", None)
+    if not (isinstance(output, type) and issubclass(output, BaseModel)):
+        raise _load_error(
+            package_dir,
+            "EXECUTOR declares no result model; set EXECUTOR.output to a pydantic model",
+        )
 
 
 def _load_error(package_dir: Path, problem: str) -> SkillLoadError:

@@ -7,7 +7,7 @@ every inconsistency is a start-up `RoleConfigError` naming the file.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +20,7 @@ from skills.resources import parse_operation as _parse_operation
 from skills.versions import parse_version_spec
 
 ModelTier = Literal["rules", "small", "large"]
+"""Which tier a role's node may use: rules only, or a small or large model."""
 MATRIX_FILE = "permission_matrix.yaml"
 CONTEXT_KEYS = frozenset({"user_id", "order_id", "thread_id", "locale", "audit_id"})
 
@@ -48,6 +49,8 @@ class RoleSpec(_Frozen):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     description: str = Field(min_length=1)
     model_tier: ModelTier
+    """Validated on load and exposed for the agent-modes work; the runtime's
+    model ladder does not read it yet."""
     permissions: RolePermissions
     skills: tuple[SkillBinding, ...] = ()
 
@@ -78,13 +81,20 @@ class RoleSpec(_Frozen):
     def binding(self, skill_id: str) -> SkillBinding | None:
         return next((b for b in self.skills if b.skill_id == skill_id), None)
 
+    def required_context(self, skill_id: str) -> tuple[str, ...]:
+        """Context keys a call of `skill_id` must carry (checked at call time)."""
+        binding = self.binding(skill_id)
+        return binding.required_context if binding else ()
 
-def load_roles(directory: Path | str, known_skills: Iterable[str]) -> dict[str, RoleSpec]:
-    """Load and check every `*.yaml` role file in `directory` (the matrix file excepted)."""
+
+def load_roles(directory: Path | str, known_skills: Mapping[str, str]) -> dict[str, RoleSpec]:
+    """Load and check every `*.yaml` role file in `directory` (the matrix file
+    excepted); `known_skills` maps each catalog skill id to its loaded version,
+    which every version pin must admit."""
     folder = Path(directory)
     if not folder.is_dir():
         raise RoleConfigError(f"{folder}: roles directory not found; create it or fix the path")
-    known = frozenset(known_skills)
+    known = dict(known_skills)
     roles: dict[str, RoleSpec] = {}
     for path in sorted(folder.glob("*.yaml")):
         if path.name != MATRIX_FILE:
@@ -95,7 +105,7 @@ def load_roles(directory: Path | str, known_skills: Iterable[str]) -> dict[str, 
     return roles
 
 
-def load_role_file(path: Path, known_skills: frozenset[str]) -> RoleSpec:
+def load_role_file(path: Path, known_skills: Mapping[str, str]) -> RoleSpec:
     """Parse and check one role file."""
     data = _read_yaml(path)
     try:
@@ -123,14 +133,14 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
-def _first_problem(role: RoleSpec, path: Path, known: frozenset[str]) -> str | None:
+def _first_problem(role: RoleSpec, path: Path, known: Mapping[str, str]) -> str | None:
     checks = (
         _check_name(role, path),
         _check_duplicates(role),
         _check_read(role),
         _check_execute(role, known),
         _check_deny(role, known),
-        _check_bindings(role),
+        _check_bindings(role, known),
     )
     return next((c for c in checks if c), None)
 
@@ -163,7 +173,7 @@ def _check_read(role: RoleSpec) -> str | None:
     return None
 
 
-def _check_execute(role: RoleSpec, known: frozenset[str]) -> str | None:
+def _check_execute(role: RoleSpec, known: Mapping[str, str]) -> str | None:
     for skill in role.permissions.execute:
         if skill not in known:
             return f"unknown skill {skill!r} in permissions.execute; no such skill is registered"
@@ -173,7 +183,7 @@ def _check_execute(role: RoleSpec, known: frozenset[str]) -> str | None:
     return None
 
 
-def _check_deny(role: RoleSpec, known: frozenset[str]) -> str | None:
+def _check_deny(role: RoleSpec, known: Mapping[str, str]) -> str | None:
     for entry in role.permissions.deny:
         if looks_like_operation(entry):
             try:
@@ -185,10 +195,10 @@ def _check_deny(role: RoleSpec, known: frozenset[str]) -> str | None:
     return None
 
 
-def _check_bindings(role: RoleSpec) -> str | None:
+def _check_bindings(role: RoleSpec, known: Mapping[str, str]) -> str | None:
     bound = {b.skill_id for b in role.skills}
     for binding in role.skills:
-        problem = _check_binding(role, binding)
+        problem = _check_binding(role, binding, known.get(binding.skill_id))
         if problem:
             return problem
     for skill in role.permissions.execute:
@@ -199,7 +209,7 @@ def _check_bindings(role: RoleSpec) -> str | None:
     return None
 
 
-def _check_binding(role: RoleSpec, binding: SkillBinding) -> str | None:
+def _check_binding(role: RoleSpec, binding: SkillBinding, loaded: str | None) -> str | None:
     skill = binding.skill_id
     if skill not in role.execute:
         return f"skills: lists {skill!r} but permissions.execute does not; add it or remove it"
@@ -210,6 +220,11 @@ def _check_binding(role: RoleSpec, binding: SkillBinding) -> str | None:
     id_major = skill.rsplit("_v", 1)[-1]
     if id_major.isdigit() and spec.major != int(id_major):
         return f"skills: {skill} is major {id_major} but its version is pinned to {spec.text!r}"
+    if loaded is not None and not spec.matches(loaded):
+        return (
+            f"role {role.name} pins {skill} to {spec.text!r} but the catalog holds {loaded};"
+            " change the pin or load a matching version"
+        )
     unknown = sorted(set(binding.required_context) - CONTEXT_KEYS)
     if unknown:
         keys = ", ".join(sorted(CONTEXT_KEYS))

@@ -5,17 +5,23 @@ Order of the links, outermost first, and why:
 1. audit            wraps everything, so every call (even denied) gets exactly one row
 2. permission       the role's whitelist, before anything reads the arguments
 3. validation       executor.validate_input; the normalised args are hashed from here on
-4. knowledge        the role must see the knowledge partitions the skill needs
-5. risk gate        forbidden never runs; high needs an approval of these exact args
-6. fallback         after the gates (a refused call must not fail over), before the
+4. context          the context keys the role's binding requires are present
+5. knowledge        the role must see the knowledge partitions the skill needs
+6. risk gate        forbidden never runs; high needs an approval of these exact args
+7. fallback         after the gates (a refused call must not fail over), before the
                     ledger, so the fallback skill is a separate, separately keyed call
-7. idempotency      a side effect with a known key replays its recorded result;
+8. payload limit    over-limit results become a pointer to their audit row
+9. privacy          the audit copy of the result, masked by privacy level; outside
+                    the ledger so replays are masked like first runs
+10. idempotency     a side effect with a known key replays its recorded result;
                     outside the breaker, so replays work even when the breaker is open
-8. circuit breaker  one outcome per call (after retries), fails fast when open
-9. retry            tenacity backoff + jitter, honours Retry-After
-10. timeout         per attempt, inside retry, so a timed-out attempt can be retried
-11. rollback        undoes a failed attempt's partial work before any retry
-12. execute         the executor itself
+11. circuit breaker one outcome per call (after retries), fails fast when open
+12. result check    the payload validates against the skill's output model; inside
+                    the breaker (a malformed answer counts), outside retry
+13. retry           tenacity backoff + jitter, honours Retry-After
+14. timeout         per attempt, inside retry, so a timed-out attempt can be retried
+15. rollback        undoes a failed attempt's partial work before any retry
+16. execute         the executor itself
 
 (The architecture lists "timeout → retry"; the timeout sits inside retry so
 that `SkillTimeout` is retryable, as the retry rules require.)
@@ -23,10 +29,10 @@ that `SkillTimeout` is retryable, as the retry rules require.)
 `call()` never raises for skill failures: denials, validation errors,
 forbidden operations, timeouts and upstream errors come back as a
 `SkillResult` with `status` error/timeout and a distinct `error_code`
-(`permission_denied`, `validation_error`, `knowledge_unavailable`,
-`forbidden`, `timeout`, `circuit_open`, ...). Only control signals are
-raised: `ApprovalRequired` (the graph interrupts for a human) and
-cancellation / `GraphBubbleUp`.
+(`permission_denied`, `validation_error`, `context_missing`,
+`knowledge_unavailable`, `forbidden`, `timeout`, `circuit_open`,
+`result_invalid`, ...). Only control signals are raised: `ApprovalRequired`
+(the graph interrupts for a human) and cancellation / `GraphBubbleUp`.
 """
 
 from __future__ import annotations
@@ -49,7 +55,11 @@ from skills.middleware.execute import execute
 from skills.middleware.fallback import Fallback
 from skills.middleware.idempotency import IdempotencyLedger
 from skills.middleware.knowledge import Knowledge, KnowledgeCheck, no_knowledge_check
+from skills.middleware.payload_limit import PayloadLimit
 from skills.middleware.permission import Permission, is_permitted
+from skills.middleware.privacy_mask import PrivacyMask
+from skills.middleware.required_context import RequiredContext
+from skills.middleware.result_check import ResultCheck
 from skills.middleware.retry import Retry
 from skills.middleware.risk import RiskGate
 from skills.middleware.rollback import Compensate, RollbackOnFailure
@@ -68,6 +78,10 @@ class _NoRole:
     execute: frozenset[str] = frozenset()
     deny: frozenset[str] = frozenset()
     read: frozenset[str] = frozenset()
+
+    def required_context(self, skill_id: str) -> tuple[str, ...]:
+        """Nothing: it may call no skill anyway."""
+        return ()
 
 
 class SkillRuntime:
@@ -96,11 +110,15 @@ class SkillRuntime:
             self._audit,
             Permission(),
             Validation(),
+            RequiredContext(),
             Knowledge(knowledge_check),
             RiskGate(context.pool),
             Fallback(self.call),
+            PayloadLimit(),
+            PrivacyMask(),
             IdempotencyLedger(context.pool),
             self.breaker,
+            ResultCheck(),
             Retry(sleep=sleep, unit_random=unit_random),
             Timeout(),
             RollbackOnFailure(),
@@ -139,6 +157,24 @@ class SkillRuntime:
         for metadata in bound:
             self._knowledge_check(metadata, role)
         return bound
+
+    def discover(
+        self,
+        role: RoleLike,
+        *,
+        capability: str | None = None,
+        max_cost_usd: float | None = None,
+        max_latency_ms: int | None = None,
+    ) -> list[SkillMetadata]:
+        """The skills `role` may run within the given declared cost, fastest
+        then cheapest (see `SkillRegistry.find`)."""
+        allowed = [s.skill_id for s in self._registry if is_permitted(role, s.metadata)]
+        return self._registry.find(
+            capability=capability,
+            max_cost_usd=max_cost_usd,
+            max_latency_ms=max_latency_ms,
+            within=allowed,
+        )
 
     def breaker_state(self, skill_id: str) -> BreakerState:
         return self.breaker.state(self._registry.get(skill_id).skill_id)

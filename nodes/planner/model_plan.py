@@ -22,6 +22,7 @@ from nodes.models.schema import parse_reply
 from nodes.models.tiers import ModelTier
 from nodes.planner.model_checks import NODE, PlanReply, check_model_plan, masked_args
 from nodes.state import SupportState
+from skills.registry import describe
 
 if TYPE_CHECKING:
     from nodes.context import SupportContext
@@ -69,11 +70,7 @@ def planner_messages(
         f"- {name}: {', '.join(sorted(spec.execute - spec.deny))}"
         for name, spec in sorted(ctx.roles.items())
     )
-    skills = "\n".join(
-        f"- {s.skill_id}({', '.join(s.metadata.parameters)})"
-        + (" [changes data]" if s.metadata.side_effect else "")
-        for s in ctx.registry
-    )
+    skills = describe(s.metadata for s in ctx.registry)
     request = prompts.render(
         "planner_request",
         intents=_data(list(understanding.intents)),

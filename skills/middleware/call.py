@@ -26,6 +26,10 @@ class RoleLike(Protocol):
     @property
     def read(self) -> frozenset[str]: ...
 
+    def required_context(self, skill_id: str) -> tuple[str, ...]:
+        """Context keys the role's binding of `skill_id` requires (none when unbound)."""
+        ...
+
 
 @dataclass
 class CallTrace:

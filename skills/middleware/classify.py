@@ -17,6 +17,7 @@ from skills.contract import ErrorPolicy, SkillMetadata
 from skills.errors import (
     ApprovalInvalid,
     CircuitOpenError,
+    ContextMissing,
     DomainError,
     ForbiddenOperation,
     IdentityRequired,
@@ -46,6 +47,7 @@ _NEVER_RETRY: tuple[type[BaseException], ...] = (
     OutcomeUnknown,
     ApprovalInvalid,
     IdentityRequired,
+    ContextMissing,
     GraphBubbleUp,
 )
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from checkpoints import ledger
@@ -30,6 +31,7 @@ from skills.faults import crash_point
 from skills.hashing import idempotency_key
 from skills.middleware.call import Call, Next
 from skills.middleware.classify import error_code
+from skills.middleware.result_check import check_result
 
 _POLL_SECONDS = 0.05
 
@@ -92,7 +94,8 @@ class IdempotencyLedger:
 
     async def _run_owned(self, call: Call, next: Next, key: str) -> SkillResult:
         if isinstance(call.ctx, RuntimeContext):
-            call = replace(call, ctx=replace(call.ctx, idempotency_key=key))
+            check = partial(check_result, call.skill_id, call.skill.output)
+            call = replace(call, ctx=replace(call.ctx, idempotency_key=key, check_result=check))
         try:
             result = await next(call)
         except BaseException as exc:

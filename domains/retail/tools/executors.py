@@ -1,7 +1,8 @@
 """The three executor shapes every retail package is an instance of.
 
-A package's `executor.py` is one line binding an argument model to a tool
-function from `domains.retail.tools.tools_*`: reads run on a pooled connection,
+A package's `executor.py` is one line binding an argument model, a tool
+function from `domains.retail.tools.tools_*` and the result model the runtime
+checks every payload against (`domains.retail.results`): reads run on a pooled connection,
 writes inside one transaction (their tool functions lock rows with
 `FOR UPDATE`), pure tools touch no database.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+
+from pydantic import BaseModel
 
 from domains.retail.tools.arguments import Args, parse_args
 from skills.contract import RiskLevel, SkillContext
@@ -31,8 +34,9 @@ def ensure_owner(ctx: SkillContext, owner_id: str, kind: str) -> None:
 
 
 class _Executor:
-    def __init__(self, model: type[Args]) -> None:
+    def __init__(self, model: type[Args], output: type[BaseModel]) -> None:
         self._model = model
+        self.output = output
 
     def validate_input(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Normalised arguments, or `SkillValidationError`."""
@@ -46,8 +50,8 @@ class _Executor:
 class ReadExecutor(_Executor):
     """Runs a read-only tool on one pooled connection."""
 
-    def __init__(self, model: type[Args], tool: DbTool) -> None:
-        super().__init__(model)
+    def __init__(self, model: type[Args], tool: DbTool, output: type[BaseModel]) -> None:
+        super().__init__(model, output)
         self._tool = tool
 
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:
@@ -64,8 +68,14 @@ class WriteExecutor(ReadExecutor):
 
     risk_for: RiskRule
 
-    def __init__(self, model: type[Args], tool: DbTool, risk: RiskRule | None = None) -> None:
-        super().__init__(model, tool)
+    def __init__(
+        self,
+        model: type[Args],
+        tool: DbTool,
+        output: type[BaseModel],
+        risk: RiskRule | None = None,
+    ) -> None:
+        super().__init__(model, tool, output)
         if risk is not None:
             self.risk_for = risk
 
@@ -83,8 +93,8 @@ class WriteExecutor(ReadExecutor):
 class PureExecutor(_Executor):
     """Runs a tool that needs neither database nor context."""
 
-    def __init__(self, model: type[Args], tool: PureTool) -> None:
-        super().__init__(model)
+    def __init__(self, model: type[Args], tool: PureTool, output: type[BaseModel]) -> None:
+        super().__init__(model, output)
         self._tool = tool
 
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:

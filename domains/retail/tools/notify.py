@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints import outbox
+from domains.retail.results import Notification
 from domains.retail.storage import reads
 from domains.retail.tools.arguments import NotificationArgs, parse_args
 from domains.retail.tools.executors import ensure_owner
@@ -25,6 +26,8 @@ from skills.hashing import args_hash
 
 class NotificationExecutor:
     """`send_notification_v1`: one outbox row per idempotency key, status `queued`."""
+
+    output = Notification
 
     def validate_input(self, args: Mapping[str, Any]) -> dict[str, Any]:
         return parse_args(NotificationArgs, args)

@@ -74,6 +74,10 @@ class ReplayRole:
     deny: frozenset[str] = frozenset()
     read: frozenset[str] = frozenset()
 
+    def required_context(self, skill_id: str) -> tuple[str, ...]:
+        """None: an operator replays recorded calls, with no customer session."""
+        return ()
+
 
 @dataclass(frozen=True)
 class CallOutcome:

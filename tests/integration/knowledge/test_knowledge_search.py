@@ -13,12 +13,13 @@ from skills.knowledge import (
     search_knowledge,
     sync_knowledge,
 )
+from skills.registry import load_catalog
 from skills.resources import KNOWLEDGE_PARTITIONS, kb_partitions
 from skills.roles import load_roles
-from skills.skill_operations import RETAIL_SKILL_OPERATIONS
 
 DEFAULT_KNOWLEDGE_ROOT = Path(__file__).resolve().parents[3] / "domains" / "retail" / "knowledge"
 ROLES_DIR = Path(__file__).resolve().parents[3] / "domains" / "retail" / "roles"
+CATALOG_DIR = ROLES_DIR.parent / "catalog"
 ALL = sorted(KNOWLEDGE_PARTITIONS)
 
 
@@ -70,7 +71,7 @@ async def test_search_stays_inside_the_given_partitions(db: Database) -> None:
 
 
 async def test_role_partitions_limit_what_a_role_sees(db: Database) -> None:
-    roles = load_roles(ROLES_DIR, RETAIL_SKILL_OPERATIONS)
+    roles = load_roles(ROLES_DIR, load_catalog(CATALOG_DIR).versions)
     logistics = kb_partitions(roles["logistics_analyst"].read)
     support = kb_partitions(roles["customer_support_rep"].read)
     assert await _top(db, "怎么退货", support)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from domains.retail.results import FaqLookup
 from skills.contract import SkillContext
 from skills.knowledge.faq_cache import FaqCache
 from skills.knowledge.inputs import optional_int, reject_unknown, require_text
@@ -24,6 +25,8 @@ KNOWLEDGE_ROOT = Path(__file__).resolve().parents[2] / "knowledge"
 
 class FaqCacheLookup:
     """Answers from an in-process cache of the FAQ files, one cache per root."""
+
+    output = FaqLookup
 
     def __init__(self) -> None:
         # The files are static for the life of the process; parsing them once is the point.

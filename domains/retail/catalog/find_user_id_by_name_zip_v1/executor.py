@@ -1,7 +1,8 @@
 """Executor of find_user_id_by_name_zip_v1 (README.md); logic in domains.retail.tools."""
 
+from domains.retail import results as r
 from domains.retail.tools import arguments as a
 from domains.retail.tools import tools_read as t
 from domains.retail.tools.executors import ReadExecutor
 
-EXECUTOR = ReadExecutor(a.NameZipArgs, t.find_user_id_by_name_zip)
+EXECUTOR = ReadExecutor(a.NameZipArgs, t.find_user_id_by_name_zip, r.Text)

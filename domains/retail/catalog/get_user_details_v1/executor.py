@@ -1,7 +1,8 @@
 """Executor of get_user_details_v1 (README.md); logic in domains.retail.tools."""
 
+from domains.retail import results as r
 from domains.retail.tools import arguments as a
 from domains.retail.tools import tools_read as t
 from domains.retail.tools.executors import ReadExecutor
 
-EXECUTOR = ReadExecutor(a.UserArgs, t.get_user_details)
+EXECUTOR = ReadExecutor(a.UserArgs, t.get_user_details, r.User)

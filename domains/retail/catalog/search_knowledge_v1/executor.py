@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from domains.retail.results import KnowledgeSearch
 from skills.contract import SkillContext, SkillMetadata
 from skills.errors import SkillValidationError
 from skills.knowledge.inputs import optional_int, reject_unknown, require_text
@@ -29,6 +30,8 @@ _ARGS = frozenset({"query", "partitions", "limit"})
 
 class SearchKnowledge:
     """Validate, search, and never roll back (read-only)."""
+
+    output = KnowledgeSearch
 
     def validate_input(self, args: Mapping[str, Any]) -> dict[str, Any]:
         reject_unknown(args, _ARGS)

@@ -251,3 +251,13 @@ async def test_the_planner_shares_the_request_time_intake_started(static: Any) -
     plan, tier = await model_plan(ctx, state, understanding, rules)
     assert plan is rules and tier == "rules" and len(large.calls) == 1
     large.script.pop()
+
+
+async def test_the_model_is_told_each_skills_declared_cost(static: Any) -> None:
+    large = fake(reply(TRACK_STEP))
+    await plan_for(static, ModelTiers(large=large), TRACK)
+    prompt = "\n".join(str(m.content) for m in large.calls[0])
+    registry, _ = static
+    track = registry.get("track_shipment_v1").metadata.cost_estimate
+    assert f"- track_shipment_v1(tracking_id, order_id, as_of) (~{track.latency_ms} ms," in prompt
+    assert "cancel_pending_order_v1(order_id, reason) [changes data] (~" in prompt

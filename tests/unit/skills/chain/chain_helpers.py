@@ -20,6 +20,10 @@ class Role:
     execute: frozenset[str] = frozenset()
     deny: frozenset[str] = frozenset()
     read: frozenset[str] = frozenset()
+    context: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def required_context(self, skill_id: str) -> tuple[str, ...]:
+        return dict(self.context).get(skill_id, ())
 
 
 def make_call(registry: SkillRegistry, skill_id: str = "echo_v1", args: Any = None) -> Call:

@@ -4,10 +4,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from chain_helpers import FIXTURES
+from chain_helpers import FIXTURES, Role
 
+from skills.context import RuntimeContext
 from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
-from skills.registry import SkillRegistry, load_catalog
+from skills.registry import SkillRegistry, describe, load_catalog
+from skills.runtime import SkillRuntime
 
 
 def _copy_echo(tmp_path: Path) -> Path:
@@ -59,6 +61,18 @@ def test_invalid_metadata_is_a_load_error(tmp_path: Path, old: str, new: str, me
         (lambda p: (p / "executor.py").write_text("X = 1\n"), "no module attribute EXECUTOR"),
         (lambda p: (p / "executor.py").write_text("import nope_nope\n"), "failed to import"),
         (
+            lambda p: (p / "executor.py").write_text(
+                (p / "executor.py").read_text().replace("    output = Echoed\n", "")
+            ),
+            "EXECUTOR declares no result model",
+        ),
+        (
+            lambda p: (p / "executor.py").write_text(
+                (p / "executor.py").read_text().replace("output = Echoed", "output = dict")
+            ),
+            "EXECUTOR declares no result model",
+        ),
+        (
             lambda p: (p / "test_cases" / "cases.json").write_text('{"cases": [{"name": 1}]}'),
             "test case file cases.json is invalid",
         ),
@@ -98,4 +112,38 @@ def test_find_filters_and_sorts_by_latency_then_cost(registry: SkillRegistry) ->
     assert [m.skill_id for m in ties if m.cost_estimate.latency_ms == 20] == [
         "slow_v1",
         "scripted_v1",
+    ]
+
+
+def test_the_loaded_skill_keeps_the_executors_result_model(registry: SkillRegistry) -> None:
+    skill = registry.get("echo_v1")
+    assert skill.output is skill.executor.output
+    assert skill.output.__name__ == "Echoed"
+    assert registry.versions["echo_v1"] == "1.0.0"
+
+
+def test_discovery_answers_within_a_roles_skills_and_declared_cost(
+    registry: SkillRegistry,
+) -> None:
+    runtime = SkillRuntime(registry, {}, RuntimeContext(pool=None))
+    role = Role(
+        "finder",
+        frozenset({"echo_v1", "scripted_v1", "cached_lookup_v1", "send_notification_v1"}),
+        deny=frozenset({"send_notification"}),
+    )
+    found = [m.skill_id for m in runtime.discover(role)]
+    assert found == ["cached_lookup_v1", "echo_v1", "scripted_v1"]  # fastest first, denied out
+    free = runtime.discover(role, max_cost_usd=0.0)
+    assert [m.skill_id for m in free] == ["cached_lookup_v1", "echo_v1"]  # scripted costs 0.001
+    assert [m.skill_id for m in runtime.discover(role, max_latency_ms=4)] == ["cached_lookup_v1"]
+    assert runtime.discover(role, capability="lookup", max_cost_usd=0.0)[0].skill_id == (
+        "cached_lookup_v1"
+    )
+
+
+def test_describe_lists_each_skill_with_its_declared_cost(registry: SkillRegistry) -> None:
+    lines = describe(registry.find(within=["scripted_v1", "send_notification_v1"])).splitlines()
+    assert lines == [
+        "- scripted_v1(label) (~20 ms, $0.0010)",
+        "- send_notification_v1(recipient, message) [changes data] (~100 ms, $0.0020)",
     ]

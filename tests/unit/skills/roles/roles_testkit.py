@@ -6,11 +6,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from skills.skill_operations import RETAIL_SKILL_OPERATIONS
+import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 ROLES_DIR = REPO_ROOT / "domains" / "retail" / "roles"
-KNOWN_SKILLS = frozenset(RETAIL_SKILL_OPERATIONS)
+CATALOG_DIR = REPO_ROOT / "domains" / "retail" / "catalog"
+
+
+def catalog_versions(catalog: Path = CATALOG_DIR) -> dict[str, str]:
+    """Skill id -> version as the catalog's metadata files declare them."""
+    versions: dict[str, str] = {}
+    for path in sorted(catalog.glob("*/metadata.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        versions[data["skill_id"]] = data["version"]
+    return versions
+
+
+KNOWN_SKILLS = catalog_versions()
 
 
 def role_data(name: str = "reader", **overrides: Any) -> dict[str, Any]:

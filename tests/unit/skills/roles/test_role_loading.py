@@ -169,3 +169,43 @@ def test_matrix_file_is_not_a_role(write_role: WriteRole, tmp_path: Path) -> Non
     write_role(role_data())
     (tmp_path / "permission_matrix.yaml").write_text("roles: [reader]\n", encoding="utf-8")
     assert set(load_roles(tmp_path, KNOWN_SKILLS)) == {"reader"}
+
+
+@pytest.mark.parametrize(
+    ("pin", "loaded", "admitted"),
+    [
+        ("^1.2", "1.1.0", False),
+        ("^1.2", "1.4.2", True),
+        ("~1.2.0", "1.3.0", False),
+        ("1.x", "1.9.0", True),
+    ],
+)
+def test_a_version_pin_must_admit_the_loaded_version(
+    write_role: WriteRole, tmp_path: Path, pin: str, loaded: str, admitted: bool
+) -> None:
+    path = write_role(role_data(skills=[{"skill_id": "get_order_details_v1", "version": pin}]))
+    catalog = {**KNOWN_SKILLS, "get_order_details_v1": loaded}
+    if admitted:
+        assert load_roles(tmp_path, catalog)["reader"].binding("get_order_details_v1")
+        return
+    with pytest.raises(RoleConfigError) as info:
+        load_roles(tmp_path, catalog)
+    text = str(info.value)
+    assert str(path) in text and "\n" not in text
+    assert (
+        f"role reader pins get_order_details_v1 to '{pin}' but the catalog holds {loaded}" in text
+    )
+
+
+def test_model_tier_is_validated_and_exposed(write_role: WriteRole, tmp_path: Path) -> None:
+    write_role(role_data(model_tier="large"))
+    assert load_roles(tmp_path, KNOWN_SKILLS)["reader"].model_tier == "large"
+    real = load_roles(ROLES_DIR, KNOWN_SKILLS)
+    assert {role.model_tier for role in real.values()} <= {"rules", "small", "large"}
+
+
+def test_required_context_comes_from_the_binding(write_role: WriteRole, tmp_path: Path) -> None:
+    write_role(role_data())
+    role = load_roles(tmp_path, KNOWN_SKILLS)["reader"]
+    assert role.required_context("get_order_details_v1") == ("user_id",)
+    assert role.required_context("cancel_pending_order_v1") == ()
