@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from nodes.contracts import Plan, Task, Understanding
 from nodes.domain import SlotSpec
@@ -56,7 +57,7 @@ def _skill(skill_id: str, *, side_effect: bool = False, **extra: Any) -> LoadedS
         {"skill_id": skill_id, "version": "1.0.0", "description": skill_id,
          "cost_estimate": {"latency_ms": 10}, "risk": "low", "side_effect": side_effect, **extra}
     )  # fmt: skip
-    return LoadedSkill(metadata=metadata, executor=None, path=Path(skill_id))  # type: ignore[arg-type]
+    return LoadedSkill(metadata=metadata, executor=None, path=Path(skill_id), output=BaseModel)  # type: ignore[arg-type]
 
 
 FALLBACK = {"skill": "get_booking_v1", "role": "desk", "args": ["booking_id"]}
