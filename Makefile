@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m rolegraph_cli.demo
+	$(BIN)/python -m domains.retail.demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -32,7 +32,6 @@ from nodes.inputs import (
     clean_user_id,
     unknown_user,
 )
-from nodes.intake.ownership import user_exists
 
 OnStep = Callable[[str, dict[str, Any]], None]
 RECURSION_LIMIT = 200
@@ -91,8 +90,8 @@ async def run_request(
     actor = actor or Identity("customer", user_id)
     if actor.user_id not in (None, user_id):
         raise InvalidArgument(f"{actor.label} cannot act for another customer ({user_id!r})")
-    if not await user_exists(ctx.pool, user_id):
-        raise await unknown_user(ctx.pool, user_id)
+    if not await ctx.domain.records.customer_exists(ctx.pool, user_id):
+        raise await unknown_user(ctx.domain, ctx.pool, user_id)
     thread_id = thread_id or new_thread_id()
     async with thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:

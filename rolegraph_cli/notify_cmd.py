@@ -17,10 +17,10 @@ from typing import Any, cast
 from checkpoints import outbox
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.outbox import Notification, NotificationStatus
-from domains.retail.tools.notify import mask_email
 from rolegraph_cli.common import open_project_database, run_command
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import DeliveryCounts, deliver_due, run_worker
+from skills.pii import mask_email
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

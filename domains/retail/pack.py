@@ -120,6 +120,26 @@ class _Answers:
         return f" for order {order_id}" if isinstance(order_id, str) else ""
 
 
+class _Seed:
+    empty_hint = (
+        "load the reference data with `rolegraph data generate` "
+        "(or a tau2 file with `rolegraph data load PATH`)"
+    )
+
+    async def has_customers(self, pool: Pool) -> bool:
+        from domains.retail.storage.counts import has_customers
+
+        async with pool.connection() as conn:
+            return await has_customers(conn)
+
+    async def seed_if_empty(self, pool: Pool) -> str | None:
+        from domains.retail.storage.seed import ensure_reference_data
+
+        async with pool.connection() as conn:
+            summary = await ensure_reference_data(conn)
+        return None if summary is None else str(summary)
+
+
 DOMAIN = Domain(
     name="retail",
     catalog=HERE / "catalog",
@@ -142,4 +162,5 @@ DOMAIN = Domain(
     answers=_Answers(),
     commands=(data_cmd, tau2_cmd),
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
+    seed=_Seed(),
 )
