@@ -1,4 +1,4 @@
-"""Roles are data: `domains/retail/roles/<role>.yaml` parsed into a frozen `RoleSpec`.
+"""Roles are data: a domain's `roles/<role>.yaml` parsed into a frozen `RoleSpec`.
 
 No inheritance: every permission is written out in the role's own file, and
 every inconsistency is a start-up `RoleConfigError` naming the file.
@@ -15,13 +15,20 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from skills.errors import RoleConfigError
-from skills.resources import RESOURCES, Operation, kb_partitions, looks_like_operation
-from skills.resources import parse_operation as _parse_operation
+from skills.resources import (
+    Operation,
+    ResourceVocabulary,
+    kb_partitions,
+    looks_like_operation,
+    operation_of,
+    parse_operation,
+)
 from skills.versions import parse_version_spec
 
 ModelTier = Literal["rules", "small", "large"]
 MATRIX_FILE = "permission_matrix.yaml"
-CONTEXT_KEYS = frozenset({"user_id", "order_id", "thread_id", "locale", "audit_id"})
+CONTEXT_KEYS = frozenset({"user_id", "thread_id", "locale", "audit_id"})
+"""Context keys every domain has; a domain adds its own (`ResourceVocabulary.context`)."""
 
 
 class _Frozen(BaseModel):
@@ -68,7 +75,8 @@ class RoleSpec(_Frozen):
 
     @property
     def denied_operations(self) -> frozenset[Operation]:
-        return frozenset(_parse_operation(d) for d in self.deny if looks_like_operation(d))
+        """Operations in the deny list (checked against the vocabulary at load time)."""
+        return frozenset(operation_of(d) for d in self.deny if looks_like_operation(d))
 
     @property
     def knowledge_partitions(self) -> frozenset[str]:
@@ -79,7 +87,9 @@ class RoleSpec(_Frozen):
         return next((b for b in self.skills if b.skill_id == skill_id), None)
 
 
-def load_roles(directory: Path | str, known_skills: Iterable[str]) -> dict[str, RoleSpec]:
+def load_roles(
+    directory: Path | str, known_skills: Iterable[str], vocabulary: ResourceVocabulary
+) -> dict[str, RoleSpec]:
     """Load and check every `*.yaml` role file in `directory` (the matrix file excepted)."""
     folder = Path(directory)
     if not folder.is_dir():
@@ -88,14 +98,16 @@ def load_roles(directory: Path | str, known_skills: Iterable[str]) -> dict[str, 
     roles: dict[str, RoleSpec] = {}
     for path in sorted(folder.glob("*.yaml")):
         if path.name != MATRIX_FILE:
-            role = load_role_file(path, known)
+            role = load_role_file(path, known, vocabulary)
             roles[role.name] = role
     if not roles:
         raise RoleConfigError(f"{folder}: no role files (*.yaml) found; add at least one role")
     return roles
 
 
-def load_role_file(path: Path, known_skills: frozenset[str]) -> RoleSpec:
+def load_role_file(
+    path: Path, known_skills: frozenset[str], vocabulary: ResourceVocabulary
+) -> RoleSpec:
     """Parse and check one role file."""
     data = _read_yaml(path)
     try:
@@ -104,7 +116,7 @@ def load_role_file(path: Path, known_skills: frozenset[str]) -> RoleSpec:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "file"
         raise RoleConfigError(f"{path}: {where}: {err['msg']}; fix the role file") from None
-    problem = _first_problem(role, path, known_skills)
+    problem = _first_problem(role, path, known_skills, vocabulary)
     if problem:
         raise RoleConfigError(f"{path}: {problem}")
     return role
@@ -123,14 +135,16 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
-def _first_problem(role: RoleSpec, path: Path, known: frozenset[str]) -> str | None:
+def _first_problem(
+    role: RoleSpec, path: Path, known: frozenset[str], vocabulary: ResourceVocabulary
+) -> str | None:
     checks = (
         _check_name(role, path),
         _check_duplicates(role),
-        _check_read(role),
+        _check_read(role, vocabulary),
         _check_execute(role, known),
-        _check_deny(role, known),
-        _check_bindings(role),
+        _check_deny(role, known, vocabulary),
+        _check_bindings(role, CONTEXT_KEYS | vocabulary.context),
     )
     return next((c for c in checks if c), None)
 
@@ -155,10 +169,10 @@ def _check_duplicates(role: RoleSpec) -> str | None:
     return None
 
 
-def _check_read(role: RoleSpec) -> str | None:
+def _check_read(role: RoleSpec, vocabulary: ResourceVocabulary) -> str | None:
     for resource in role.permissions.read:
-        if resource not in RESOURCES:
-            known = ", ".join(sorted(RESOURCES))
+        if resource not in vocabulary.all:
+            known = ", ".join(sorted(vocabulary.all))
             return f"unknown resource {resource!r} in permissions.read; known: {known}"
     return None
 
@@ -173,11 +187,13 @@ def _check_execute(role: RoleSpec, known: frozenset[str]) -> str | None:
     return None
 
 
-def _check_deny(role: RoleSpec, known: frozenset[str]) -> str | None:
+def _check_deny(
+    role: RoleSpec, known: frozenset[str], vocabulary: ResourceVocabulary
+) -> str | None:
     for entry in role.permissions.deny:
         if looks_like_operation(entry):
             try:
-                _parse_operation(entry)
+                parse_operation(entry, vocabulary)
             except ValueError as exc:
                 return f"permissions.deny: {exc}"
         elif entry not in known:
@@ -185,10 +201,10 @@ def _check_deny(role: RoleSpec, known: frozenset[str]) -> str | None:
     return None
 
 
-def _check_bindings(role: RoleSpec) -> str | None:
+def _check_bindings(role: RoleSpec, context_keys: frozenset[str]) -> str | None:
     bound = {b.skill_id for b in role.skills}
     for binding in role.skills:
-        problem = _check_binding(role, binding)
+        problem = _check_binding(role, binding, context_keys)
         if problem:
             return problem
     for skill in role.permissions.execute:
@@ -199,7 +215,9 @@ def _check_bindings(role: RoleSpec) -> str | None:
     return None
 
 
-def _check_binding(role: RoleSpec, binding: SkillBinding) -> str | None:
+def _check_binding(
+    role: RoleSpec, binding: SkillBinding, context_keys: frozenset[str]
+) -> str | None:
     skill = binding.skill_id
     if skill not in role.execute:
         return f"skills: lists {skill!r} but permissions.execute does not; add it or remove it"
@@ -210,8 +228,8 @@ def _check_binding(role: RoleSpec, binding: SkillBinding) -> str | None:
     id_major = skill.rsplit("_v", 1)[-1]
     if id_major.isdigit() and spec.major != int(id_major):
         return f"skills: {skill} is major {id_major} but its version is pinned to {spec.text!r}"
-    unknown = sorted(set(binding.required_context) - CONTEXT_KEYS)
+    unknown = sorted(set(binding.required_context) - context_keys)
     if unknown:
-        keys = ", ".join(sorted(CONTEXT_KEYS))
+        keys = ", ".join(sorted(context_keys))
         return f"skills: {skill}: unknown context key {unknown[0]!r}; known: {keys}"
     return None

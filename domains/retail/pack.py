@@ -155,6 +155,7 @@ DOMAIN = Domain(
         knowledge=frozenset(
             {"faq", "return_policy", "shipping_policy", "error_codes", "shipping_routes"}
         ),
+        context=frozenset({"order_id"}),
     ),
     understanding=_Understanding(),
     records=_Records(),

@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from skills.skill_operations import RETAIL_SKILL_OPERATIONS
+from domains.retail import DOMAIN
+from skills.permission_matrix import skill_operations
+from skills.registry import load_catalog
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 ROLES_DIR = REPO_ROOT / "domains" / "retail" / "roles"
-KNOWN_SKILLS = frozenset(RETAIL_SKILL_OPERATIONS)
+VOCABULARY = DOMAIN.resources
+SKILL_OPERATIONS = skill_operations((s.metadata for s in load_catalog(DOMAIN.catalog)), VOCABULARY)
+KNOWN_SKILLS = frozenset(SKILL_OPERATIONS)
 
 
 def role_data(name: str = "reader", **overrides: Any) -> dict[str, Any]:
