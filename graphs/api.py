@@ -18,8 +18,8 @@ from langgraph.types import Command
 from pydantic import ValidationError
 
 from checkpoints.errors import InvalidArgument, NotFound
+from checkpoints.threads import is_running, thread_lock
 from graphs.support import build_support_graph
-from graphs.thread_lock import is_running, thread_lock
 from nodes.approval import normalised_edit
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision

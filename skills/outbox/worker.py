@@ -25,10 +25,9 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-import psycopg
-
 from checkpoints import outbox
 from checkpoints.errors import ConfigurationError
+from checkpoints.faults import DATABASE_ERROR
 from checkpoints.outbox import Notification
 from skills.faults import crash_point
 from skills.outbox.settings import DeliverySettings
@@ -191,7 +190,7 @@ async def _guarded_pass(
 ) -> DeliveryCounts:
     try:
         return await deliver_due(pool, settings, worker=worker, stop=stop)
-    except psycopg.Error as exc:
+    except DATABASE_ERROR as exc:
         log.warning("outbox worker: %s; next pass in %.1f s", exc, settings.interval)
     except Exception:  # a worker beside a server must outlive one bad pass
         log.exception("outbox worker: a pass failed")

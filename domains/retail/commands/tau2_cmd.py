@@ -11,7 +11,7 @@ from domains.retail.tools.replay import TaskOutcome, replay_tasks
 from domains.retail.tools.tau2_tasks import read_tasks
 from rolegraph_cli.common import open_project_database, run_command
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_DB = REPO_ROOT.parent / "shared" / "tau2" / "db.json"
 
 

@@ -20,12 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from checkpoints import approvals
-from checkpoints.database import DatabaseTarget, with_database
+from checkpoints.database import DatabaseTarget
 from checkpoints.pool import open_pool
 from checkpoints.runtime import open_database
+from checkpoints.scratch import database_name, scratch_database
 from checkpoints.settings import PoolSettings
 from domains.retail.storage.canonical import canonical_hash, export_canonical
 from domains.retail.storage.loader import load_tau2
@@ -162,20 +161,16 @@ async def replay_tasks(
 @asynccontextmanager
 async def _template(server: DatabaseTarget, db_path: Path) -> AsyncIterator[tuple[str, JsonDict]]:
     """A database holding the loaded tau2 data (and every migration), and its export."""
-    name = f"rg_tau2_template_{uuid.uuid4().hex[:10]}"
-    await _admin(server, f'CREATE DATABASE "{name}"')
-    try:
+    async with scratch_database(server, "rg_tau2_template") as target:
+        migrations = (load_domain("retail").migrations,)
         async with (
-            open_database(
-                target=_on(server, name), migrations=(load_domain("retail").migrations,)
-            ) as db,
+            open_database(target=target, migrations=migrations) as db,
             db.pool.connection() as conn,
         ):
             await load_tau2(conn, db_path)
             initial = await export_canonical(conn)
-        yield name, initial
-    finally:
-        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # Closed before use: a template database must have no open connections.
+        yield database_name(target), initial
 
 
 async def _worker(
@@ -188,10 +183,8 @@ async def _worker(
     done: list[asyncio.Future[TaskOutcome]],
 ) -> None:
     """One database copy; tasks run on it one after another, reset to `initial` between."""
-    name = f"rg_tau2_copy_{uuid.uuid4().hex[:10]}"
-    await _admin(server, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-    try:
-        pool = await open_pool(_on(server, name), settings=PoolSettings(size=2))
+    async with scratch_database(server, "rg_tau2_copy", template=template) as target:
+        pool = await open_pool(target, settings=PoolSettings(size=2))
         try:
             while not queue.empty():
                 index = queue.get_nowait()
@@ -202,8 +195,6 @@ async def _worker(
                     return
         finally:
             await pool.close()
-    finally:
-        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def _replay_one(
@@ -287,17 +278,3 @@ def _approval(skill: LoadedSkill, action: Action, approval_id: str) -> Approval 
         args_hash=args_hash(normalised),
         approver=REPLAY_OPERATOR,
     )
-
-
-def _on(server: DatabaseTarget, name: str) -> DatabaseTarget:
-    return DatabaseTarget(
-        url=with_database(server.url, name), kind=server.kind, location=f"{server.location}/{name}"
-    )
-
-
-async def _admin(server: DatabaseTarget, statement: str) -> None:
-    conn = await psycopg.AsyncConnection.connect(server.url, autocommit=True)
-    try:
-        await conn.execute(statement.encode())
-    finally:
-        await conn.close()
