@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
+from checkpoints.runtime import Pool
 from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of
@@ -193,7 +194,7 @@ def escalation_request(audit_id: str, reason: str, evidence: tuple[str, ...]) ->
 
 
 async def record_requests(
-    pool: Any, thread_id: str, pending: list[ApprovalRequest], user_id: str | None
+    pool: Pool, thread_id: str, pending: list[ApprovalRequest], user_id: str | None
 ) -> None:
     async with pool.connection() as conn:
         for p in pending:

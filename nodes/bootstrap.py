@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.migrations import migrate
+from checkpoints.runtime import Pool
 from nodes.context import SupportContext
 from nodes.domain import Domain, load_domain
 from skills.context import RuntimeContext
@@ -35,7 +36,7 @@ def load_static_config(domain: Domain | None = None) -> tuple[SkillRegistry, dic
 
 
 async def build_support_context(
-    pool: Any,
+    pool: Pool,
     *,
     env: Mapping[str, str] | None = None,
     domain: Domain | None = None,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from langgraph.config import get_config
 
+from checkpoints.runtime import Pool
 from nodes.domain import Domain, Lexicon
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
@@ -27,7 +27,7 @@ class SupportContext:
     runtime: SkillRuntime
     registry: SkillRegistry
     roles: Mapping[str, RoleSpec]
-    pool: Any  # psycopg_pool.AsyncConnectionPool (dict rows, autocommit)
+    pool: Pool
     models: ModelTiers | None = None
     lexicon: Lexicon = field(default_factory=dict)
 

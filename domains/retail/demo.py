@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from checkpoints import outbox
+from checkpoints.runtime import Pool
 from domains.retail.storage.generator import generate_reference
 from domains.retail.storage.reads import demo_subjects, fetch_order
 from domains.retail.storage.tracking_store import fetch_tracking
@@ -92,7 +93,7 @@ async def _three_requests(session: Any, s: dict[str, str], sink: LocalMailSink) 
     return cancel.thread_id
 
 
-async def _show_delivery(pool: Any, sink: LocalMailSink) -> None:
+async def _show_delivery(pool: Pool, sink: LocalMailSink) -> None:
     """Wait (bounded) for the in-process worker to empty the outbox, then show the mail."""
     async with pool.connection() as conn:
         counts = await outbox.status_counts(conn)

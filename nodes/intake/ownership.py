@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from checkpoints.runtime import Pool
 
 
-async def foreign_orders(pool: Any, user_id: str, order_ids: Sequence[str]) -> list[str]:
+async def foreign_orders(pool: Pool, user_id: str, order_ids: Sequence[str]) -> list[str]:
     """Order ids that do not exist or belong to someone else.
 
     Both cases are answered the same way, so a customer cannot probe which
@@ -23,7 +24,7 @@ async def foreign_orders(pool: Any, user_id: str, order_ids: Sequence[str]) -> l
     return [o for o in order_ids if o not in owned]
 
 
-async def user_exists(pool: Any, user_id: str) -> bool:
+async def user_exists(pool: Pool, user_id: str) -> bool:
     async with pool.connection() as conn:
         cur = await conn.execute("SELECT 1 FROM users WHERE user_id = %s", (user_id,))
         return await cur.fetchone() is not None

@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langgraph.config import get_config
 
+from checkpoints.runtime import Pool
 from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded, ModelOutputInvalid
 from nodes.models.invoke import invoke
 from nodes.models.tiers import ModelTier, ModelTiers, model_name
@@ -51,7 +52,7 @@ def current_thread_id(state: dict[str, Any]) -> str | None:
 
 async def descend(
     tiers: ModelTiers,
-    pool: Any,
+    pool: Pool,
     site: CallSite,
     start: ModelTier,
     messages: Sequence[BaseMessage],
@@ -109,7 +110,7 @@ async def _ask(
     return reply
 
 
-async def _record(pool: Any, site: CallSite, model: BaseChatModel, reply: BaseMessage) -> None:
+async def _record(pool: Pool, site: CallSite, model: BaseChatModel, reply: BaseMessage) -> None:
     usage = usage_of(reply)
     if usage is None or pool is None:
         return

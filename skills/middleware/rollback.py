@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from checkpoints import ledger
+from checkpoints.runtime import Pool
 from skills.contract import SkillResult
 from skills.errors import DomainError, ForbiddenOperation, SkillError
 from skills.hashing import idempotency_key
@@ -43,7 +44,7 @@ class Compensate:
     itself. The key is then marked failed: the effect no longer holds.
     """
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     async def __call__(self, call: Call) -> SkillResult:

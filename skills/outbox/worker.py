@@ -29,6 +29,7 @@ from checkpoints import outbox
 from checkpoints.errors import ConfigurationError
 from checkpoints.faults import DATABASE_ERROR
 from checkpoints.outbox import Notification
+from checkpoints.runtime import Pool
 from skills.faults import crash_point
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.smtp import Attempt, attempt_delivery
@@ -80,7 +81,7 @@ def backoff_seconds(attempts_made: int, settings: DeliverySettings) -> float:
 
 
 async def deliver_due(
-    pool: Any,
+    pool: Pool,
     settings: DeliverySettings,
     *,
     worker: str | None = None,
@@ -114,7 +115,7 @@ async def deliver_due(
 
 
 async def run_worker(
-    pool: Any,
+    pool: Pool,
     settings: DeliverySettings,
     stop_event: asyncio.Event,
     interval: float | None = None,
@@ -144,7 +145,7 @@ async def run_worker(
 
 
 def start_background_worker(
-    pool: Any, env: Mapping[str, str]
+    pool: Pool, env: Mapping[str, str]
 ) -> asyncio.Task[DeliveryCounts] | None:
     """Run the worker as a task on the running loop, beside a server; None when
     SMTP_HOST is unset (rows then wait in the outbox). Keep a reference to the
@@ -161,7 +162,7 @@ def start_background_worker(
 
 @contextlib.asynccontextmanager
 async def background_worker(
-    pool: Any, env: Mapping[str, str]
+    pool: Pool, env: Mapping[str, str]
 ) -> AsyncIterator[asyncio.Task[DeliveryCounts] | None]:
     """`start_background_worker` for an `AsyncExitStack`: cancelled and awaited on exit."""
     task = start_background_worker(pool, env)
@@ -175,7 +176,7 @@ async def background_worker(
 
 
 async def _claim(
-    pool: Any, settings: DeliverySettings, worker: str
+    pool: Pool, settings: DeliverySettings, worker: str
 ) -> tuple[int, list[Notification]]:
     async with pool.connection() as conn:
         recovered = await outbox.recover_expired(conn)
@@ -186,7 +187,7 @@ async def _claim(
 
 
 async def _guarded_pass(
-    pool: Any, settings: DeliverySettings, worker: str, stop: asyncio.Event
+    pool: Pool, settings: DeliverySettings, worker: str, stop: asyncio.Event
 ) -> DeliveryCounts:
     try:
         return await deliver_due(pool, settings, worker=worker, stop=stop)
@@ -198,7 +199,7 @@ async def _guarded_pass(
 
 
 async def _deliver_row(
-    pool: Any, settings: DeliverySettings, worker: str, row: Notification
+    pool: Pool, settings: DeliverySettings, worker: str, row: Notification
 ) -> DeliveryCounts:
     started = False
 

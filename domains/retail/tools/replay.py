@@ -18,12 +18,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from checkpoints import approvals
 from checkpoints.database import DatabaseTarget
 from checkpoints.pool import open_pool
-from checkpoints.runtime import open_database
+from checkpoints.runtime import Pool, open_database
 from checkpoints.scratch import database_name, scratch_database
 from checkpoints.settings import PoolSettings
 from domains.retail.storage.canonical import canonical_hash, export_canonical
@@ -198,7 +197,7 @@ async def _worker(
 
 
 async def _replay_one(
-    pool: Any, initial: JsonDict, registry: SkillRegistry, task: Tau2Task
+    pool: Pool, initial: JsonDict, registry: SkillRegistry, task: Tau2Task
 ) -> TaskOutcome:
     runtime = SkillRuntime(registry, {REPLAY_ROLE: ReplayRole()}, RuntimeContext(pool=pool))
     run_id = f"tau2-replay-{uuid.uuid4().hex[:8]}"
@@ -215,7 +214,7 @@ async def _replay_one(
 async def _call(
     runtime: SkillRuntime,
     registry: SkillRegistry,
-    pool: Any,
+    pool: Pool,
     run_id: str,
     task_id: str,
     step: int,
@@ -244,7 +243,7 @@ async def _call(
     return CallOutcome(action.name, result.ok, result.error_code, action.reference_error)
 
 
-async def _approve(pool: Any, approval: Approval, task_id: str) -> None:
+async def _approve(pool: Pool, approval: Approval, task_id: str) -> None:
     """Record the replay operator's approval: the risk gate verifies it in the table.
 
     A tau2 task is a script of calls a human agent made with the customer's
