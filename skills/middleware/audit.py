@@ -41,7 +41,7 @@ class Audit:
         except (asyncio.CancelledError, GraphBubbleUp):
             await self._write_call(call, "cancelled", None, started)
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 — every failure is audited; control signals are re-raised above
             result = _failure(call, exc)
         result = result.model_copy(
             update={

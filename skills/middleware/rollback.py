@@ -74,7 +74,7 @@ async def run_rollback(call: Call, payload: Any, *, reason: str) -> bool:
     record: dict[str, Any] = {"reason": reason, "payload": payload, "status": "done"}
     try:
         await call.executor.rollback(call.args, call.ctx, payload)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 — a failed compensation is recorded, the original error wins
         # The original failure matters more than the failed compensation;
         # both are kept in the audit row.
         record.update(status="failed", error=repr(exc))

@@ -189,7 +189,7 @@ async def _worker(
                 index = queue.get_nowait()
                 try:
                     done[index].set_result(await _replay_one(pool, initial, registry, tasks[index]))
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 — handed to the task's future, re-raised by the caller
                     done[index].set_exception(exc)
                     return
         finally:
