@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from skills.roles import Tier as Tier
+
 Intent = Literal[
     "order_status",
     "track_shipment",
@@ -25,7 +27,6 @@ Intent = Literal[
     "out_of_scope",
 ]
 INTENTS: tuple[str, ...] = Intent.__args__  # type: ignore[attr-defined]
-Tier = Literal["rules", "small", "large"]
 TaskStatus = Literal["pending", "succeeded", "failed", "awaiting_approval", "rejected", "skipped"]
 
 

@@ -25,7 +25,8 @@ from skills.resources import (
 )
 from skills.versions import parse_version_spec
 
-ModelTier = Literal["rules", "small", "large"]
+Tier = Literal["rules", "small", "large"]
+"""Who reads or plans: the rules tier or a model of that size (`nodes.contracts.Tier` too)."""
 MATRIX_FILE = "permission_matrix.yaml"
 CONTEXT_KEYS = frozenset({"user_id", "thread_id", "locale", "audit_id"})
 """Context keys every domain has; a domain adds its own (`ResourceVocabulary.context`)."""
@@ -54,7 +55,7 @@ class RoleSpec(_Frozen):
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     description: str = Field(min_length=1)
-    model_tier: ModelTier
+    model_tier: Tier
     permissions: RolePermissions
     skills: tuple[SkillBinding, ...] = ()
 

@@ -20,7 +20,7 @@ from langgraph.config import get_config
 from checkpoints.runtime import Pool
 from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded, ModelOutputInvalid
 from nodes.models.invoke import invoke
-from nodes.models.tiers import ModelTier, ModelTiers, model_name
+from nodes.models.tiers import ModelSize, ModelTiers, model_name
 from nodes.models.usage import record_usage, usage_of
 
 log = logging.getLogger(__name__)
@@ -54,9 +54,9 @@ async def descend(
     tiers: ModelTiers,
     pool: Pool,
     site: CallSite,
-    start: ModelTier,
+    start: ModelSize,
     messages: Sequence[BaseMessage],
-    accept: Callable[[str, ModelTier], T],
+    accept: Callable[[str, ModelSize], T],
 ) -> T | None:
     """The first accepted answer from `start` down the ladder, or None."""
     for tier, model in tiers.ladder(start):
@@ -75,7 +75,7 @@ async def descend(
 async def _ask(
     tiers: ModelTiers,
     site: CallSite,
-    tier: ModelTier,
+    tier: ModelSize,
     model: BaseChatModel,
     messages: Sequence[BaseMessage],
 ) -> BaseMessage | None:

@@ -16,7 +16,7 @@ from nodes.models.call import call_site, descend
 from nodes.models.grounding import ground_reading
 from nodes.models.prompts import Prompts
 from nodes.models.schema import IntakeReading, parse_reply
-from nodes.models.tiers import ModelTier
+from nodes.models.tiers import ModelSize
 from nodes.state import SupportState
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 NODE = "intake"
 # The tier intake declares: intent reading benefits from the larger model.
-INTAKE_TIER: ModelTier = "large"
+INTAKE_TIER: ModelSize = "large"
 _MARKER = re.compile(r"</?\s*customer_message\s*>", re.IGNORECASE)
 
 
@@ -36,7 +36,7 @@ async def model_understanding(
     if tiers is None or not tiers.available:
         return rules
 
-    def accept(reply: str, tier: ModelTier) -> Understanding:
+    def accept(reply: str, tier: ModelSize) -> Understanding:
         return ground_reading(parse_reply(NODE, reply, IntakeReading), rules, tier)
 
     messages = intake_messages(tiers.prompts, rules)
