@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from domains.retail.storage.seed import ensure_reference_data
 from nodes.bootstrap import build_support_context
 from skills.context import RuntimeContext

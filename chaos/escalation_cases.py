@@ -15,7 +15,7 @@ from chaos.proc import cli
 from chaos.served import Served
 from chaos.tally import Outcome
 from checkpoints.database import DatabaseTarget
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain

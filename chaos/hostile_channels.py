@@ -18,7 +18,7 @@ from chaos.served import ASSISTANT, Served, serve
 from chaos.state import thread_report
 from chaos.tally import Outcome
 from checkpoints.errors import RolegraphError
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain

@@ -15,7 +15,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from checkpoints.errors import InvalidArgument
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 
 CONNECT_TIMEOUT_SECONDS = 10
 

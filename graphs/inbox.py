@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from checkpoints.inbox import InboxItem, pending_requests
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 
 
 async def answerable_requests(

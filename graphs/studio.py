@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from graphs.bound import ContextBoundGraph, bind_context
 from graphs.served_persistence import PerLoop, served_database
 from graphs.support import build_support_graph

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.context import SupportContext, current_step, current_thread_id
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.migrations import migrate
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.context import SupportContext
 from nodes.domain import Domain, load_domain
 from skills.context import RuntimeContext

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from langgraph.config import get_config
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.domain import Domain, Lexicon
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 
 from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
 from skills.resources import ResourceVocabulary
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.errors import InvalidArgument, NotFound
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.domain import Domain
 
 MAX_TEXT = 4000

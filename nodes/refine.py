@@ -13,7 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from checkpoints import audit
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.approval import escalation_request
 from nodes.context import SupportContext
 from nodes.contracts import Task, TaskOutcome

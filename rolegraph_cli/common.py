@@ -10,8 +10,8 @@ from typing import TypeVar
 
 from checkpoints.errors import RolegraphError
 from checkpoints.faults import CLIENT_FAULTS
+from checkpoints.opening import Database, open_database
 from checkpoints.pool import database_fault
-from checkpoints.runtime import Database, open_database
 from nodes.domain import load_domain
 
 T = TypeVar("T")

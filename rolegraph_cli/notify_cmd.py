@@ -16,8 +16,8 @@ from typing import cast
 
 from checkpoints import outbox
 from checkpoints.errors import InvalidArgument, NotFound
+from checkpoints.opening import Pool
 from checkpoints.outbox import Notification, NotificationStatus
-from checkpoints.runtime import Pool
 from rolegraph_cli.common import open_project_database, run_command
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import DeliveryCounts, deliver_due, run_worker

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from checkpoints import ledger
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from skills.faults import crash_point
 
 

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from checkpoints import outbox
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.retail.storage.generator import generate_reference
 from domains.retail.storage.reads import demo_subjects, fetch_order
 from domains.retail.storage.tracking_store import fetch_tracking

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.migrations import MigrationSource
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.retail.commands import data_cmd, tau2_cmd
 from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
 from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 
 
 async def foreign_orders(pool: Pool, user_id: str, order_ids: Sequence[str]) -> list[str]:

@@ -17,7 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langgraph.config import get_config
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded, ModelOutputInvalid
 from nodes.models.invoke import invoke
 from nodes.models.tiers import ModelSize, ModelTiers, model_name

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from langchain_core.messages import BaseMessage
 
 from checkpoints import token_ledger
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import time
 from langgraph.errors import GraphBubbleUp
 
 from checkpoints.audit import AuditEvent, record_event
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from skills.contract import SkillRequest, SkillResult
 from skills.errors import ApprovalRequired, SkillError
 from skills.hashing import args_hash

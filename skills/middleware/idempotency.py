@@ -23,7 +23,7 @@ from typing import Any
 
 from checkpoints import ledger
 from checkpoints.ledger import LedgerEntry
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from skills.context import RuntimeContext
 from skills.contract import SkillResult
 from skills.errors import OutcomeUnknown, SkillTimeout

@@ -15,7 +15,7 @@ medium, to anybody else high); otherwise the metadata's `risk` applies.
 from __future__ import annotations
 
 from checkpoints import approvals
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from skills.contract import RiskLevel, SkillResult
 from skills.errors import ApprovalInvalid, ApprovalRequired, ForbiddenOperation
 from skills.hashing import idempotency_key

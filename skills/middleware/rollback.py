@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from checkpoints import ledger
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from skills.contract import SkillResult
 from skills.errors import DomainError, ForbiddenOperation, SkillError
 from skills.hashing import idempotency_key

@@ -28,8 +28,8 @@ from typing import Any
 from checkpoints import outbox
 from checkpoints.errors import ConfigurationError
 from checkpoints.faults import DATABASE_ERROR
+from checkpoints.opening import Pool
 from checkpoints.outbox import Notification
-from checkpoints.runtime import Pool
 from skills.faults import crash_point
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.smtp import Attempt, attempt_delivery

@@ -10,7 +10,7 @@ from __future__ import annotations
 import psycopg
 from psycopg.rows import DictRow
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.retail.storage.money import to_float
 from domains.retail.storage.records import JsonDict, read_orders, read_products, read_users
 

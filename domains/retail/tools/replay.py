@@ -21,8 +21,8 @@ from pathlib import Path
 
 from checkpoints import approvals
 from checkpoints.database import DatabaseTarget
+from checkpoints.opening import Pool, open_database
 from checkpoints.pool import open_pool
-from checkpoints.runtime import Pool, open_database
 from checkpoints.scratch import database_name, scratch_database
 from checkpoints.settings import PoolSettings
 from domains.retail.storage.canonical import canonical_hash, export_canonical

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail import DOMAIN
 from skills.knowledge import (
     fetch_catalog,

@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from nodes.context import SupportContext
 from nodes.domain import load_domain
 from nodes.intake.rules import understand

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from nodes.context import SupportContext
 from nodes.domain import load_domain
 from nodes.intake.rules import understand
