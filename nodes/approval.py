@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
 from checkpoints.opening import Pool
-from nodes.context import SupportContext, current_step, current_thread_id
+from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of
 from nodes.inputs import value_problem
@@ -49,7 +49,7 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> dic
     if not pending:
         return {}
     ctx = runtime.context
-    thread_id = current_thread_id()
+    thread_id = run_position().thread_id or ADHOC
     recorded = await _recorded(ctx, thread_id, pending)
     if recorded:
         # Decided before a crash lost the checkpoint that carried the answer:
@@ -245,7 +245,7 @@ async def record_decisions(
                 AuditEvent(
                     audit_id=state.get("audit_id") or request.audit_id,
                     thread_id=thread_id,
-                    step=current_step(),
+                    step=run_position().step,
                     node="approval",
                     skill=request.skill,
                     args_hash=hashed,

@@ -32,19 +32,25 @@ class SupportContext:
     lexicon: Lexicon = field(default_factory=dict)
 
 
-def current_thread_id() -> str:
-    """The thread id of the running graph call (`adhoc` outside one: tests, scripts)."""
-    try:
-        config = get_config()
-    except RuntimeError:
-        return "adhoc"
-    return str(config.get("configurable", {}).get("thread_id", "adhoc"))
+ADHOC = "adhoc"
+"""The thread id of a call made outside a graph run (tests, scripts, the CLI's direct calls)."""
 
 
-def current_step() -> int:
-    """The LangGraph superstep of the running node (0 outside a graph run)."""
+@dataclass(frozen=True)
+class RunPosition:
+    """Where the running node is: its thread and LangGraph superstep."""
+
+    thread_id: str | None
+    """None outside a graph run (or a run without a thread)."""
+    step: int
+
+
+def run_position() -> RunPosition:
+    """The one reader of the running graph call's thread id and step (for audit and ledgers)."""
     try:
         config = get_config()
-    except RuntimeError:
-        return 0
-    return int(config.get("metadata", {}).get("langgraph_step", 0))
+    except RuntimeError:  # outside a graph run
+        return RunPosition(None, 0)
+    thread_id = config.get("configurable", {}).get("thread_id")
+    step = int(config.get("metadata", {}).get("langgraph_step", 0))
+    return RunPosition(str(thread_id) if thread_id else None, step)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
-from nodes.context import SupportContext, current_step, current_thread_id
+from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
 from nodes.errors import BindingError, PreconditionFailed
 from nodes.planner.binding import bind_args, check_preconditions, summarize_results
@@ -69,7 +69,8 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
 
 def _run_position() -> tuple[str, int]:
     """(thread id, superstep) of the running graph, for the audit trail."""
-    return current_thread_id(), current_step()
+    position = run_position()
+    return position.thread_id or ADHOC, position.step
 
 
 def _request(role: str, task: Task, inp: TaskInput, thread_id: str, step: int) -> SkillRequest:

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from langgraph.config import get_config
 
 from checkpoints.opening import Pool
+from nodes.context import run_position
 from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded, ModelOutputInvalid
 from nodes.models.invoke import invoke
 from nodes.models.tiers import ModelSize, ModelTiers, model_name
@@ -38,16 +38,8 @@ class CallSite:
 
 def call_site(node: str, state: dict[str, Any], role: str | None = None) -> CallSite:
     """The call site of a node, with the thread id of the running graph if any."""
-    return CallSite(node=node, role=role, thread_id=current_thread_id(state))
-
-
-def current_thread_id(state: dict[str, Any]) -> str | None:
-    try:
-        configurable = get_config().get("configurable", {})
-    except RuntimeError:  # called outside a graph run (CLI helpers, tests)
-        configurable = {}
-    found = configurable.get("thread_id") or state.get("thread_id")
-    return str(found) if found else None
+    found = run_position().thread_id or state.get("thread_id")
+    return CallSite(node=node, role=role, thread_id=str(found) if found else None)
 
 
 async def descend(
