@@ -42,7 +42,7 @@ async def main(calls: int) -> None:
             await executor.execute(executor.validate_input(args), direct_ctx)
 
         async def chained() -> None:
-            result = await ctx.runtime.call(
+            result = await ctx.skills.call(
                 SkillRequest(
                     skill_id=SKILL,
                     args=args,

@@ -65,7 +65,7 @@ async def build_support_context(
         runtime.bound_skills(role)  # raises SkillLoadError for an unsatisfiable role
     return SupportContext(
         domain=domain,
-        runtime=runtime,
+        skills=runtime,
         registry=registry,
         roles=roles,
         pool=pool,

@@ -24,7 +24,8 @@ class SupportContext:
     """Everything a node needs that is not graph state."""
 
     domain: Domain
-    runtime: SkillRuntime
+    skills: SkillRuntime
+    """The skill runtime: every role-bound call goes through `skills.call(request)`."""
     registry: SkillRegistry
     roles: Mapping[str, RoleSpec]
     pool: Pool

@@ -50,7 +50,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
             return _outcome(task, "failed", attempt, error_code="binding_error", error=str(exc))
         try:
             # Denials and failures come back as results; only control signals raise.
-            result: SkillResult = await runtime.context.runtime.call(request)
+            result: SkillResult = await runtime.context.skills.call(request)
         except ApprovalRequired as signal:
             return _awaiting(task, state, signal)
         return _outcome(

@@ -24,7 +24,7 @@ VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W123
 
 def ctx(db: Database, tiers: ModelTiers) -> SupportContext:
     return SupportContext(
-        domain=load_domain(), runtime=None, registry=None, roles={}, pool=db.pool, models=tiers
+        domain=load_domain(), skills=None, registry=None, roles={}, pool=db.pool, models=tiers
     )  # type: ignore[arg-type]
 
 
