@@ -13,17 +13,21 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m rolegraph_cli.demo
+	$(BIN)/python -m domains.retail.demo
+
+PYTEST := $(BIN)/python -m pytest -q
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
+# What CI runs (.ci/run): format, lint (incl. blind excepts, complexity), strict types,
+# import contracts, then exactly `make test`'s command.
 check: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 # LangGraph Studio against the support graph of langgraph.json (DATABASE_URL or the embedded server).
 studio: $(STAMP)

@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from domains.retail.storage.seed import ensure_reference_data
 from nodes.bootstrap import build_support_context
 from skills.context import RuntimeContext
@@ -42,7 +42,7 @@ async def main(calls: int) -> None:
             await executor.execute(executor.validate_input(args), direct_ctx)
 
         async def chained() -> None:
-            result = await ctx.runtime.call(
+            result = await ctx.skills.call(
                 SkillRequest(
                     skill_id=SKILL,
                     args=args,

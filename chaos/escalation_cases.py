@@ -15,7 +15,7 @@ from chaos.proc import cli
 from chaos.served import Served
 from chaos.tally import Outcome
 from checkpoints.database import DatabaseTarget
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain
@@ -101,7 +101,7 @@ async def runtime_forged_approval(ctx: Ctx) -> Outcome:
     """`SkillRequest(user_id=None, approval=Approval("apr-forged", ...))` straight into the runtime."""
     _, order = next(ctx.subjects)
     async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
-        runtime = (await build_support_context(db.pool, env={})).runtime
+        runtime = (await build_support_context(db.pool, env={})).skills
         request = _cancel_request(order, None)
         hashed = await _hash_of(runtime, request)
         forged = request.model_copy(
@@ -135,13 +135,13 @@ async def runtime_reused_approval(ctx: Ctx) -> Outcome:
         request = _cancel_request(order, user).model_copy(
             update={"run_id": "run-" + uuid.uuid4().hex[:8]}
         )
-        hashed = await _hash_of(sctx.runtime, request)
+        hashed = await _hash_of(sctx.skills, request)
         reused = request.model_copy(
             update={
                 "approval": Approval(approval_id=used, skill_id=request.skill_id, args_hash=hashed)
             }
         )
-        result = await _call(sctx.runtime, reused)
+        result = await _call(sctx.skills, reused)
     return _verdict(
         "runtime_reused_approval",
         not _refused(result),
@@ -164,7 +164,7 @@ async def compensate_foreign_notification(ctx: Ctx) -> Outcome:
                                    args={"user_id": victim, "subject": "x", "body": "y"})  # fmt: skip
             for nid in ids:
                 with contextlib.suppress(Exception):  # a refusal may be raised or returned
-                    await sctx.runtime.compensate(request, {"notification_id": nid})
+                    await sctx.skills.compensate(request, {"notification_id": nid})
         after = [probe.notification_status(ctx.target, i) for i in ids]
     return _verdict(
         "compensate_foreign_notification",

@@ -18,7 +18,7 @@ from chaos.served import ASSISTANT, Served, serve
 from chaos.state import thread_report
 from chaos.tally import Outcome
 from checkpoints.errors import RolegraphError
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain
@@ -124,7 +124,7 @@ async def _api_case(
         w.scan(outcome, json.dumps(state.values, default=str, ensure_ascii=False), me, h.said)
     except RolegraphError as exc:
         w.scan(outcome, str(exc), me, h.said)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 — any crash is what the campaign counts
         outcome.bad("crashes", f"{type(exc).__name__}: {str(exc)[:120]}")
     await asyncio.to_thread(w.judge, outcome, before, owner, operator=resumer is not None)
     if resumer is not None:
@@ -166,7 +166,7 @@ def _control(w: World, served: Served) -> str:
             ASSISTANT,
             input={"text": f"Where is my order {w.mine}?", "user_id": w.me.user_id},
         )
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 — any failure of the probe is reported as a refusal
         return f"the served graph refused the customer's own request: {type(exc).__name__}: {str(exc)[:120]}"
     if not isinstance(result, dict) or not result.get("answer"):
         return f"the customer's own request got no answer: {str(result)[:120]}"
@@ -188,7 +188,7 @@ def _served_case(w: World, served: Served, h: Hostile, resumer: tuple[str, str] 
         if exc.response.status_code >= 500:
             outcome.bad("crashes", f"HTTP {exc.response.status_code}: {exc.response.text[:120]}")
         w.scan(outcome, exc.response.text, me, h.said)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 — any crash is what the campaign counts
         outcome.bad("crashes", f"{type(exc).__name__}: {str(exc)[:120]}")
     # A customer's resume is no operator approval: their own rows may not move either.
     w.judge(outcome, before, owner, operator=False)

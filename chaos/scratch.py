@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import psycopg
 
 from checkpoints.database import DatabaseTarget, resolve_database, with_database
-from checkpoints.runtime import open_database
+from checkpoints.opening import open_database
 from checkpoints.settings import DatabaseSettings
 from domains.retail.storage.generator import generate_reference
 from nodes.bootstrap import build_support_context

@@ -101,6 +101,19 @@ async def fetch_audit_chain(
     return [_record(row) for row in rows]
 
 
+async def recent_success_rate(
+    conn: psycopg.AsyncConnection[DictRow], skill: str, window: int
+) -> float | None:
+    """Share of successful calls among the skill's `window` most recent ones; None if none."""
+    cur = await conn.execute(
+        "SELECT avg((status = 'success')::int) AS rate FROM"
+        " (SELECT status FROM audit_events WHERE skill = %s ORDER BY id DESC LIMIT %s) AS recent",
+        (skill, window),
+    )
+    row = await cur.fetchone()
+    return None if row is None or row["rate"] is None else float(row["rate"])
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, default=str)
 

@@ -232,6 +232,11 @@ async def operator_drop(conn: Conn, notification_id: int, operator: str) -> bool
     return cur.rowcount == 1
 
 
+async def clear(conn: Conn) -> None:
+    """Drop every row: a domain replacing its customers takes their queued mail with them."""
+    await conn.execute("TRUNCATE notifications")
+
+
 async def prune_settled(conn: Conn, older_than: timedelta) -> int:
     """Delete `sent` and `failed` rows last changed longer ago than `older_than`.
 

@@ -18,8 +18,8 @@ from langgraph.types import Command
 from pydantic import ValidationError
 
 from checkpoints.errors import InvalidArgument, NotFound
+from checkpoints.threads import is_running, thread_lock
 from graphs.support import build_support_graph
-from graphs.thread_lock import is_running, thread_lock
 from nodes.approval import normalised_edit
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision
@@ -91,7 +91,7 @@ async def run_request(
     if actor.user_id not in (None, user_id):
         raise InvalidArgument(f"{actor.label} cannot act for another customer ({user_id!r})")
     if not await ctx.domain.records.customer_exists(ctx.pool, user_id):
-        raise await unknown_user(ctx.pool, user_id)
+        raise await unknown_user(ctx.domain, ctx.pool, user_id)
     thread_id = thread_id or new_thread_id()
     async with thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:

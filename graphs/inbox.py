@@ -7,10 +7,11 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from checkpoints.inbox import InboxItem, pending_requests
+from checkpoints.opening import Pool
 
 
 async def answerable_requests(
-    graph: CompiledStateGraph[Any, Any, Any, Any], pool: Any
+    graph: CompiledStateGraph[Any, Any, Any, Any], pool: Pool
 ) -> list[InboxItem]:
     """Pending requests whose thread is interrupted on exactly that request, oldest first.
 

@@ -24,7 +24,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.store.postgres.aio import AsyncPostgresStore
 
 from checkpoints.database import resolve_database
-from checkpoints.runtime import Database, open_database
+from checkpoints.opening import Database, open_database
 from checkpoints.settings import DatabaseSettings
 from nodes.domain import load_domain
 

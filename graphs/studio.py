@@ -15,12 +15,12 @@ import os
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 
-from checkpoints.runtime import Database
-from domains.retail.storage.seed import ensure_reference_data
+from checkpoints.opening import Database
 from graphs.bound import ContextBoundGraph, bind_context
 from graphs.served_persistence import PerLoop, served_database
 from graphs.support import build_support_graph
 from nodes.bootstrap import build_support_context, load_static_config
+from nodes.domain import load_domain
 from nodes.models.tiers import ModelTiers
 from skills.outbox.worker import background_worker
 
@@ -33,16 +33,17 @@ async def make_graph() -> ContextBoundGraph:
 async def open_served_graph(db: Database, env: Mapping[str, str]) -> ContextBoundGraph:
     """Seed `db` if empty and bind a fresh context over it.
 
-    The reference data is loaded only into an empty database.
+    The domain's reference data is loaded only into a database without its data.
     """
-    async with db.pool.connection() as conn:
-        await ensure_reference_data(conn)
+    domain = load_domain(env=env)
+    if domain.seed is not None:
+        await domain.seed.seed_if_empty(db.pool)
     # Building model clients and reading the catalog block; the dev server
     # rejects blocking calls on its event loop.
     models = await asyncio.to_thread(ModelTiers.from_env, env)
-    static = await asyncio.to_thread(load_static_config)
+    static = await asyncio.to_thread(load_static_config, domain)
     ctx = await build_support_context(
-        db.pool, env=env, models=models if models.available else None, static=static
+        db.pool, env=env, domain=domain, models=models if models.available else None, static=static
     )
     return bind_context(build_support_graph(ctx.roles).compile(), ctx)
 

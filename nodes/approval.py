@@ -24,7 +24,8 @@ from pydantic import ValidationError
 
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
-from nodes.context import SupportContext, current_step, current_thread_id
+from checkpoints.opening import Pool
+from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, Grant, HumanDecision, TaskOutcome
 from nodes.identity import Identity, identity_of
 from nodes.inputs import value_problem
@@ -55,7 +56,7 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> Sta
     if not pending:
         return {}
     ctx = runtime.context
-    thread_id = current_thread_id()
+    thread_id = run_position().thread_id or ADHOC
     recorded = await _recorded(ctx, thread_id, pending)
     if recorded:
         # Decided before a crash lost the checkpoint that carried the answer:
@@ -208,7 +209,7 @@ def escalation_request(audit_id: str, reason: str, evidence: tuple[str, ...]) ->
 
 
 async def record_requests(
-    pool: Any, thread_id: str, pending: list[ApprovalRequest], user_id: str | None
+    pool: Pool, thread_id: str, pending: list[ApprovalRequest], user_id: str | None
 ) -> None:
     async with pool.connection() as conn:
         for p in pending:
@@ -259,7 +260,7 @@ async def record_decisions(
                 AuditEvent(
                     audit_id=state.get("audit_id") or request.audit_id,
                     thread_id=thread_id,
-                    step=current_step(),
+                    step=run_position().step,
                     node="approval",
                     skill=request.skill,
                     args_hash=hashed,

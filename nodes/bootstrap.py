@@ -12,30 +12,32 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.migrations import migrate
+from checkpoints.opening import Pool
 from nodes.context import SupportContext
 from nodes.domain import Domain, load_domain
 from nodes.models.prompts import domain_prompt
 from skills.context import RuntimeContext
 from skills.knowledge.check import bind_knowledge_check, fetch_catalog
 from skills.knowledge.sync import sync_knowledge
-from skills.permission_matrix import check_permission_matrix
+from skills.permission_matrix import check_permission_matrix, skill_operations
 from skills.registry import SkillRegistry, load_catalog
 from skills.roles import RoleSpec, load_roles
 from skills.runtime import SkillRuntime
-from skills.skill_operations import RETAIL_SKILL_OPERATIONS
 
 
 def load_static_config(domain: Domain | None = None) -> tuple[SkillRegistry, dict[str, RoleSpec]]:
     """Catalog + roles + matrix of `domain`: everything checkable without a database."""
     domain = domain or load_domain()
     registry = load_catalog(domain.catalog)
-    roles = load_roles(domain.roles, registry.versions)
-    check_permission_matrix(roles, domain.roles / "permission_matrix.yaml", RETAIL_SKILL_OPERATIONS)
+    roles = load_roles(domain.roles, registry.versions, domain.resources)
+    operations = skill_operations((s.metadata for s in registry), domain.resources)
+    matrix = domain.roles / "permission_matrix.yaml"
+    check_permission_matrix(roles, matrix, operations, domain.resources)
     return registry, roles
 
 
 async def build_support_context(
-    pool: Any,
+    pool: Pool,
     *,
     env: Mapping[str, str] | None = None,
     domain: Domain | None = None,
@@ -68,7 +70,7 @@ async def build_support_context(
         runtime.bound_skills(role)  # raises SkillLoadError for an unsatisfiable role
     return SupportContext(
         domain=domain,
-        runtime=runtime,
+        skills=runtime,
         registry=registry,
         roles=roles,
         pool=pool,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from langgraph.config import get_config
 
+from checkpoints.opening import Pool
 from nodes.domain import Domain, Lexicon
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
@@ -24,27 +24,34 @@ class SupportContext:
     """Everything a node needs that is not graph state."""
 
     domain: Domain
-    runtime: SkillRuntime
+    skills: SkillRuntime
+    """The skill runtime: every role-bound call goes through `skills.call(request)`."""
     registry: SkillRegistry
     roles: Mapping[str, RoleSpec]
-    pool: Any  # psycopg_pool.AsyncConnectionPool (dict rows, autocommit)
+    pool: Pool
     models: ModelTiers | None = None
     lexicon: Lexicon = field(default_factory=dict)
 
 
-def current_thread_id() -> str:
-    """The thread id of the running graph call (`adhoc` outside one: tests, scripts)."""
-    try:
-        config = get_config()
-    except RuntimeError:
-        return "adhoc"
-    return str(config.get("configurable", {}).get("thread_id", "adhoc"))
+ADHOC = "adhoc"
+"""The thread id of a call made outside a graph run (tests, scripts, the CLI's direct calls)."""
 
 
-def current_step() -> int:
-    """The LangGraph superstep of the running node (0 outside a graph run)."""
+@dataclass(frozen=True)
+class RunPosition:
+    """Where the running node is: its thread and LangGraph superstep."""
+
+    thread_id: str | None
+    """None outside a graph run (or a run without a thread)."""
+    step: int
+
+
+def run_position() -> RunPosition:
+    """The one reader of the running graph call's thread id and step (for audit and ledgers)."""
     try:
         config = get_config()
-    except RuntimeError:
-        return 0
-    return int(config.get("metadata", {}).get("langgraph_step", 0))
+    except RuntimeError:  # outside a graph run
+        return RunPosition(None, 0)
+    thread_id = config.get("configurable", {}).get("thread_id")
+    step = int(config.get("metadata", {}).get("langgraph_step", 0))
+    return RunPosition(str(thread_id) if thread_id else None, step)

@@ -8,10 +8,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from skills.contract import Approval
+from skills.roles import Tier as Tier
 
 Intent = str
 """An intent name of the domain's vocabulary (`Domain.intent_names`); intake checks it."""
-Tier = Literal["rules", "small", "large"]
 TaskStatus = Literal["pending", "succeeded", "failed", "awaiting_approval", "rejected", "skipped"]
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 
 from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
 from skills.resources import ResourceVocabulary
 
@@ -222,6 +222,21 @@ class DomainAnswers(Protocol):
         ...
 
 
+class DomainSeed(Protocol):
+    """The domain's reference data, for entry points that must work on a fresh database."""
+
+    empty_hint: str
+    """What to run when the database holds no customers (said in the "unknown user" error)."""
+
+    async def has_customers(self, pool: Pool) -> bool:
+        """Whether any customer is loaded."""
+        ...
+
+    async def seed_if_empty(self, pool: Pool) -> str | None:
+        """Load the reference data into a database without domain data; a summary, else None."""
+        ...
+
+
 class CommandGroup(Protocol):
     """A module of CLI commands the domain adds (`rolegraph data …`)."""
 
@@ -250,6 +265,8 @@ class Domain:
     commands: tuple[CommandGroup, ...] = ()
     settings: tuple[str, ...] = field(default=())
     """Environment variables handed to skills as settings."""
+    seed: DomainSeed | None = None
+    """Reference data for Studio and the "no customers yet" hint; None when the domain has none."""
 
     def intent(self, name: str) -> IntentSpec | None:
         return next((i for i in self.understanding.intents if i.name == name), None)

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.errors import InvalidArgument, NotFound
-from domains.retail.storage.counts import has_customers
+from checkpoints.opening import Pool
+from nodes.domain import Domain
 
 MAX_TEXT = 4000
 """Characters of one customer request."""
@@ -152,15 +153,11 @@ def value_problem(value: object, *, name: str = "the value") -> str | None:
     return None
 
 
-async def unknown_user(pool: Any, user_id: str) -> NotFound:
+async def unknown_user(domain: Domain, pool: Pool, user_id: str) -> NotFound:
     """The error for a user id that is not a customer; on an empty database, how to load one."""
-    async with pool.connection() as conn:
-        loaded = await has_customers(conn)
-    if not loaded:
-        return NotFound(
-            "the database holds no customers yet; load the reference data with "
-            "`rolegraph data generate` (or a tau2 file with `rolegraph data load PATH`)"
-        )
+    seed = domain.seed
+    if seed is not None and not await seed.has_customers(pool):
+        return NotFound(f"the database holds no customers yet; {seed.empty_hint}")
     return NotFound(f"unknown user {user_id!r}; pass the id of an existing customer with --user-id")
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from checkpoints import audit
+from checkpoints.opening import Pool
 from nodes.approval import escalation_request
 from nodes.context import SupportContext
 from nodes.contracts import Task, TaskOutcome
@@ -141,13 +143,8 @@ def _fallback(ctx: SupportContext, task: Task) -> Task | None:
     return None
 
 
-async def success_rate(pool: Any, skill: str, window: int = 20) -> float:
+async def success_rate(pool: Pool, skill: str, window: int = 20) -> float:
     """Share of successful calls among the skill's most recent calls (1.0 if none)."""
     async with pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT avg((status = 'success')::int) AS rate FROM"
-            " (SELECT status FROM audit_events WHERE skill = %s ORDER BY id DESC LIMIT %s) AS recent",
-            (skill, window),
-        )
-        row = await cur.fetchone()
-    return 1.0 if row is None or row["rate"] is None else float(row["rate"])
+        rate = await audit.recent_success_rate(conn, skill, window)
+    return 1.0 if rate is None else rate

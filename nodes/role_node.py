@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
-from nodes.context import SupportContext, current_step, current_thread_id
+from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
 from nodes.domain import DomainPlanning
 from nodes.errors import BindingError, PreconditionFailed
@@ -59,7 +59,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
             return _outcome(task, "failed", attempt, error_code="binding_error", error=str(exc))
         try:
             # Denials and failures come back as results; only control signals raise.
-            result: SkillResult = await runtime.context.runtime.call(request)
+            result: SkillResult = await runtime.context.skills.call(request)
         except ApprovalRequired as signal:
             return _awaiting(task, state, signal, planning)
         return _outcome(
@@ -78,7 +78,8 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
 
 def _run_position() -> tuple[str, int]:
     """(thread id, superstep) of the running graph, for the audit trail."""
-    return current_thread_id(), current_step()
+    position = run_position()
+    return position.thread_id or ADHOC, position.step
 
 
 def _request(

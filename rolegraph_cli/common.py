@@ -8,11 +8,10 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TypeVar
 
-import psycopg
-
 from checkpoints.errors import RolegraphError
+from checkpoints.faults import CLIENT_FAULTS
+from checkpoints.opening import Database, open_database
 from checkpoints.pool import database_fault
-from checkpoints.runtime import Database, open_database
 from nodes.domain import load_domain
 
 T = TypeVar("T")
@@ -27,7 +26,7 @@ def run_command(action: Callable[[], Awaitable[int]]) -> int:
         return asyncio.run(_guarded(action))
     except RolegraphError as exc:
         return _report(exc)
-    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+    except CLIENT_FAULTS as exc:
         # A connection terminated mid-command, a restarted server, a pool
         # timeout: nothing the user typed, and nothing a traceback would help.
         return _report(database_fault(exc))

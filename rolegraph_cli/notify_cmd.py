@@ -12,15 +12,16 @@ import asyncio
 import getpass
 import os
 import signal
-from typing import Any, cast
+from typing import cast
 
 from checkpoints import outbox
 from checkpoints.errors import InvalidArgument, NotFound
+from checkpoints.opening import Pool
 from checkpoints.outbox import Notification, NotificationStatus
-from domains.retail.tools.notify import mask_email
 from rolegraph_cli.common import open_project_database, run_command
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import DeliveryCounts, deliver_due, run_worker
+from skills.pii import mask_email
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,7 +67,7 @@ async def _deliver(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _loop(pool: Any, settings: DeliverySettings, interval: float | None) -> DeliveryCounts:
+async def _loop(pool: Pool, settings: DeliverySettings, interval: float | None) -> DeliveryCounts:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from graphs.api import compile_support
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext

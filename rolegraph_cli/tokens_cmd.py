@@ -13,7 +13,7 @@ from checkpoints.tokens import (
     list_tokens,
     revoke_token,
 )
-from domains.retail.storage import fetch_user
+from nodes.domain import load_domain
 from rolegraph_cli.common import open_project_database, run_command
 
 
@@ -36,8 +36,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def _issue(args: argparse.Namespace) -> int:
     kind: TokenKind = "customer" if args.customer is not None else "operator"
     subject = args.customer if args.customer is not None else args.operator
+    records = load_domain().records
     async with open_project_database() as db, db.pool.connection() as conn:
-        issued = await issue_token(conn, kind, subject, customer_exists=_customer_exists)
+
+        async def customer_exists(_conn: Conn, user_id: str) -> bool:
+            return await records.customer_exists(db.pool, user_id)
+
+        issued = await issue_token(conn, kind, subject, customer_exists=customer_exists)
     record = issued.record
     # The secret goes to stdout alone so `$(rolegraph tokens issue ...)` captures it;
     # what it is stays on stderr.
@@ -61,10 +66,6 @@ async def _list() -> int:
         print(_line(record))
     print(f"{len(records)} token(s)")
     return 0
-
-
-async def _customer_exists(conn: Conn, user_id: str) -> bool:
-    return await fetch_user(conn, user_id) is not None
 
 
 def _line(record: TokenRecord) -> str:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from checkpoints import ledger
+from checkpoints.opening import Pool
 from skills.faults import crash_point
 
 
@@ -19,7 +20,7 @@ def utc_now() -> datetime:
 class RuntimeContext:
     """Run-scoped dependencies for executors: built at an entry point, never global."""
 
-    pool: Any
+    pool: Pool
     user_id: str | None = None
     clock: Callable[[], datetime] = utc_now
     settings: Mapping[str, str] = field(default_factory=dict)

@@ -114,6 +114,9 @@ class SkillMetadata(_Frozen):
     privacy_level: PrivacyLevel = "internal"
     risk: RiskLevel
     side_effect: bool
+    operations: tuple[str, ...] = ()
+    """What the skill does to which of the domain's resources (`read db://orders`);
+    checked against the domain's vocabulary and the permission matrix at start-up."""
     effect: Literal["transactional", "external"] = "transactional"
     """Whether the side effect commits in the database transaction that records
     it in the idempotency ledger, or leaves the database (an HTTP call, an MCP

@@ -1,21 +1,23 @@
 """The hand-written permission matrix (roles x operations), cross-checked
 against the role files at start-up so the two can never drift apart.
 
-`domains/retail/roles/permission_matrix.yaml` is a grid: `roles` names the columns, each
-row under `operations` is an operation with one `allow`/`deny` per role.
+A domain's `roles/permission_matrix.yaml` is a grid: `roles` names the columns, each
+row under `operations` is an operation with one `allow`/`deny` per role. What
+each skill does comes from its own `metadata.yaml` (`operations:`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from skills.contract import SkillMetadata
 from skills.errors import RoleConfigError
-from skills.resources import Operation, parse_operation
+from skills.resources import Operation, ResourceVocabulary, parse_operation
 from skills.roles import RoleSpec
 
 _READ_SOURCE = "permissions.read"
@@ -30,7 +32,25 @@ class PermissionMatrix:
     allowed: Mapping[str, frozenset[Operation]]
 
     def allows(self, role: str, operation: Operation) -> bool:
+        """Whether the matrix's cell for `role` and `operation` says allow."""
         return operation in self.allowed.get(role, frozenset())
+
+
+def skill_operations(
+    skills: Iterable[SkillMetadata], vocabulary: ResourceVocabulary
+) -> dict[str, frozenset[Operation]]:
+    """Each skill's declared `operations:`, parsed against the domain's vocabulary."""
+    table: dict[str, frozenset[Operation]] = {}
+    for meta in skills:
+        try:
+            table[meta.skill_id] = frozenset(
+                parse_operation(t, vocabulary) for t in meta.operations
+            )
+        except ValueError as exc:
+            raise RoleConfigError(
+                f"{meta.skill_id}/metadata.yaml: operations: {exc}; fix the skill's operations"
+            ) from None
+    return table
 
 
 def granted_operations(
@@ -48,10 +68,11 @@ def check_permission_matrix(
     roles: Mapping[str, RoleSpec],
     matrix_path: Path | str,
     skill_operations: Mapping[str, frozenset[Operation]],
+    vocabulary: ResourceVocabulary,
 ) -> PermissionMatrix:
     """Parse the matrix and raise `RoleConfigError` on the first disagreement."""
     path = Path(matrix_path)
-    matrix = load_permission_matrix(path)
+    matrix = load_permission_matrix(path, vocabulary)
     missing = sorted(set(roles) - set(matrix.roles))
     if missing:
         raise RoleConfigError(f"{path}: role {missing[0]!r} has no column; add it to `roles`")
@@ -65,7 +86,7 @@ def check_permission_matrix(
     return matrix
 
 
-def load_permission_matrix(path: Path) -> PermissionMatrix:
+def load_permission_matrix(path: Path, vocabulary: ResourceVocabulary) -> PermissionMatrix:
     """Parse the grid; every cell must be written out as allow or deny."""
     data = _read(path)
     roles = data.get("roles")
@@ -75,7 +96,7 @@ def load_permission_matrix(path: Path) -> PermissionMatrix:
     allowed: dict[str, set[Operation]] = {str(r): set() for r in roles}
     operations: list[Operation] = []
     for text, cells in rows.items():
-        op = _parse_row_operation(path, str(text))
+        op = _parse_row_operation(path, str(text), vocabulary)
         if not isinstance(cells, list) or len(cells) != len(roles):
             raise RoleConfigError(f"{path}: row {text!r} needs {len(roles)} cells, one per role")
         for role, cell in zip(roles, cells, strict=True):
@@ -94,7 +115,9 @@ def _role_problem(
     name, file = role.name, f"{role.name}.yaml"
     unmapped = sorted(role.execute - set(skill_operations))
     if unmapped:
-        return f"{file}: skill {unmapped[0]!r} has no entry in the skill operation table"
+        return (
+            f"{file}: skill {unmapped[0]!r} is not in the catalog; no operations are known for it"
+        )
     granted = granted_operations(role, skill_operations)
     for op, source in granted.items():
         via = "via permissions.read" if source == _READ_SOURCE else f"via {source}"
@@ -112,9 +135,9 @@ def _role_problem(
     return None
 
 
-def _parse_row_operation(path: Path, text: str) -> Operation:
+def _parse_row_operation(path: Path, text: str, vocabulary: ResourceVocabulary) -> Operation:
     try:
-        return parse_operation(text)
+        return parse_operation(text, vocabulary)
     except ValueError as exc:
         raise RoleConfigError(f"{path}: {exc}") from None
 

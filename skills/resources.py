@@ -1,9 +1,10 @@
-"""The fixed vocabulary roles are written in: resources and operations.
+"""The vocabulary roles and skills are written in: resources and operations.
 
-A role file may only name resources from `RESOURCES`; an operation is a verb
-on a resource (`write db://orders`) or a bare capability (`http_call`). Both
-spellings `write db://orders` and `write:db://orders` are accepted, so deny
-lists and the permission matrix read naturally.
+The domain declares its resources (a `ResourceVocabulary`); a role file, a
+skill's `operations:` and the permission matrix may name only those. An
+operation is a verb on a resource (`write db://orders`) or a bare capability
+(`http_call`). Both spellings `write db://orders` and `write:db://orders` are
+accepted, so deny lists and the permission matrix read naturally.
 """
 
 from __future__ import annotations
@@ -11,14 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-KNOWLEDGE_PARTITIONS = frozenset(
-    {"faq", "return_policy", "shipping_policy", "error_codes", "shipping_routes"}
-)
-DATA_RESOURCES = frozenset(
-    {"db://users", "db://orders", "db://products", "db://shipments", "db://notifications"}
-)
-TOOL_RESOURCES = frozenset({"tool://send_notification", "tool://human_handoff"})
-RESOURCES = DATA_RESOURCES | TOOL_RESOURCES | frozenset(f"kb://{p}" for p in KNOWLEDGE_PARTITIONS)
 BARE_OPERATIONS = frozenset({"http_call"})
 
 
@@ -32,9 +25,12 @@ class ResourceVocabulary:
     """`tool://<capability>` resources."""
     knowledge: frozenset[str]
     """Knowledge partition names (named as `kb://<partition>`)."""
+    context: frozenset[str] = frozenset()
+    """Context keys of the domain a role's skill binding may require (beyond the harness's)."""
 
     @property
     def all(self) -> frozenset[str]:
+        """Every resource a role or skill may name."""
         return self.data | self.tools | frozenset(f"kb://{p}" for p in self.knowledge)
 
 
@@ -54,14 +50,17 @@ class Operation:
 
 
 def read(resource: str) -> Operation:
+    """`read <resource>`."""
     return Operation("read", resource)
 
 
 def write(resource: str) -> Operation:
+    """`write <resource>`."""
     return Operation("write", resource)
 
 
 def execute(resource: str) -> Operation:
+    """`execute <resource>`."""
     return Operation("execute", resource)
 
 
@@ -70,15 +69,16 @@ def looks_like_operation(text: str) -> bool:
     return text in BARE_OPERATIONS or "://" in text
 
 
-def parse_operation(text: str) -> Operation:
+def parse_operation(text: str, vocabulary: ResourceVocabulary) -> Operation:
     """Parse `http_call`, `write db://orders` or `write:db://orders`; ValueError if unknown."""
     text = text.strip()
     if text in BARE_OPERATIONS:
         return Operation(text)
     verb, sep, resource = text.partition(" ") if " " in text else text.partition(":")
     resource = resource.strip()
-    if not sep or resource not in RESOURCES:
-        raise ValueError(f"unknown operation {text!r} (resource must be one of {_known()})")
+    if not sep or resource not in vocabulary.all:
+        known = ", ".join(sorted(vocabulary.all))
+        raise ValueError(f"unknown operation {text!r} (resource must be one of {known})")
     scheme = resource.split("://", 1)[0]
     if verb not in _VERBS_BY_SCHEME[scheme]:
         allowed = "/".join(_VERBS_BY_SCHEME[scheme])
@@ -91,5 +91,10 @@ def kb_partitions(resources: Iterable[str]) -> frozenset[str]:
     return frozenset(r.removeprefix("kb://") for r in resources if r.startswith("kb://"))
 
 
-def _known() -> str:
-    return ", ".join(sorted(RESOURCES))
+def operation_of(text: str) -> Operation:
+    """The operation an already-checked `parse_operation` text names (no vocabulary needed)."""
+    text = text.strip()
+    if text in BARE_OPERATIONS:
+        return Operation(text)
+    verb, _, resource = text.partition(" ") if " " in text else text.partition(":")
+    return Operation(verb, resource.strip())

@@ -1,4 +1,4 @@
-"""Roles are data: `domains/retail/roles/<role>.yaml` parsed into a frozen `RoleSpec`.
+"""Roles are data: a domain's `roles/<role>.yaml` parsed into a frozen `RoleSpec`.
 
 No inheritance: every permission is written out in the role's own file, and
 every inconsistency is a start-up `RoleConfigError` naming the file.
@@ -15,14 +15,21 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from skills.errors import RoleConfigError
-from skills.resources import RESOURCES, Operation, kb_partitions, looks_like_operation
-from skills.resources import parse_operation as _parse_operation
+from skills.resources import (
+    Operation,
+    ResourceVocabulary,
+    kb_partitions,
+    looks_like_operation,
+    operation_of,
+    parse_operation,
+)
 from skills.versions import parse_version_spec
 
-ModelTier = Literal["rules", "small", "large"]
-"""Which tier a role's node may use: rules only, or a small or large model."""
+Tier = Literal["rules", "small", "large"]
+"""Who reads or plans: the rules tier or a model of that size (`nodes.contracts.Tier` too)."""
 MATRIX_FILE = "permission_matrix.yaml"
-CONTEXT_KEYS = frozenset({"user_id", "order_id", "thread_id", "locale", "audit_id"})
+CONTEXT_KEYS = frozenset({"user_id", "thread_id", "locale", "audit_id"})
+"""Context keys every domain has; a domain adds its own (`ResourceVocabulary.context`)."""
 
 
 class _Frozen(BaseModel):
@@ -48,7 +55,7 @@ class RoleSpec(_Frozen):
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     description: str = Field(min_length=1)
-    model_tier: ModelTier
+    model_tier: Tier
     """Validated on load and exposed for the agent-modes work; the runtime's
     model ladder does not read it yet."""
     permissions: RolePermissions
@@ -71,7 +78,8 @@ class RoleSpec(_Frozen):
 
     @property
     def denied_operations(self) -> frozenset[Operation]:
-        return frozenset(_parse_operation(d) for d in self.deny if looks_like_operation(d))
+        """Operations in the deny list (checked against the vocabulary at load time)."""
+        return frozenset(operation_of(d) for d in self.deny if looks_like_operation(d))
 
     @property
     def knowledge_partitions(self) -> frozenset[str]:
@@ -87,7 +95,9 @@ class RoleSpec(_Frozen):
         return binding.required_context if binding else ()
 
 
-def load_roles(directory: Path | str, known_skills: Mapping[str, str]) -> dict[str, RoleSpec]:
+def load_roles(
+    directory: Path | str, known_skills: Mapping[str, str], vocabulary: ResourceVocabulary
+) -> dict[str, RoleSpec]:
     """Load and check every `*.yaml` role file in `directory` (the matrix file
     excepted); `known_skills` maps each catalog skill id to its loaded version,
     which every version pin must admit."""
@@ -98,14 +108,16 @@ def load_roles(directory: Path | str, known_skills: Mapping[str, str]) -> dict[s
     roles: dict[str, RoleSpec] = {}
     for path in sorted(folder.glob("*.yaml")):
         if path.name != MATRIX_FILE:
-            role = load_role_file(path, known)
+            role = load_role_file(path, known, vocabulary)
             roles[role.name] = role
     if not roles:
         raise RoleConfigError(f"{folder}: no role files (*.yaml) found; add at least one role")
     return roles
 
 
-def load_role_file(path: Path, known_skills: Mapping[str, str]) -> RoleSpec:
+def load_role_file(
+    path: Path, known_skills: Mapping[str, str], vocabulary: ResourceVocabulary
+) -> RoleSpec:
     """Parse and check one role file."""
     data = _read_yaml(path)
     try:
@@ -114,7 +126,7 @@ def load_role_file(path: Path, known_skills: Mapping[str, str]) -> RoleSpec:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "file"
         raise RoleConfigError(f"{path}: {where}: {err['msg']}; fix the role file") from None
-    problem = _first_problem(role, path, known_skills)
+    problem = _first_problem(role, path, known_skills, vocabulary)
     if problem:
         raise RoleConfigError(f"{path}: {problem}")
     return role
@@ -133,14 +145,16 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
-def _first_problem(role: RoleSpec, path: Path, known: Mapping[str, str]) -> str | None:
+def _first_problem(
+    role: RoleSpec, path: Path, known: Mapping[str, str], vocabulary: ResourceVocabulary
+) -> str | None:
     checks = (
         _check_name(role, path),
         _check_duplicates(role),
-        _check_read(role),
+        _check_read(role, vocabulary),
         _check_execute(role, known),
-        _check_deny(role, known),
-        _check_bindings(role, known),
+        _check_deny(role, known, vocabulary),
+        _check_bindings(role, known, CONTEXT_KEYS | vocabulary.context),
     )
     return next((c for c in checks if c), None)
 
@@ -165,10 +179,10 @@ def _check_duplicates(role: RoleSpec) -> str | None:
     return None
 
 
-def _check_read(role: RoleSpec) -> str | None:
+def _check_read(role: RoleSpec, vocabulary: ResourceVocabulary) -> str | None:
     for resource in role.permissions.read:
-        if resource not in RESOURCES:
-            known = ", ".join(sorted(RESOURCES))
+        if resource not in vocabulary.all:
+            known = ", ".join(sorted(vocabulary.all))
             return f"unknown resource {resource!r} in permissions.read; known: {known}"
     return None
 
@@ -183,11 +197,13 @@ def _check_execute(role: RoleSpec, known: Mapping[str, str]) -> str | None:
     return None
 
 
-def _check_deny(role: RoleSpec, known: Mapping[str, str]) -> str | None:
+def _check_deny(
+    role: RoleSpec, known: Mapping[str, str], vocabulary: ResourceVocabulary
+) -> str | None:
     for entry in role.permissions.deny:
         if looks_like_operation(entry):
             try:
-                _parse_operation(entry)
+                parse_operation(entry, vocabulary)
             except ValueError as exc:
                 return f"permissions.deny: {exc}"
         elif entry not in known:
@@ -195,10 +211,12 @@ def _check_deny(role: RoleSpec, known: Mapping[str, str]) -> str | None:
     return None
 
 
-def _check_bindings(role: RoleSpec, known: Mapping[str, str]) -> str | None:
+def _check_bindings(
+    role: RoleSpec, known: Mapping[str, str], context_keys: frozenset[str]
+) -> str | None:
     bound = {b.skill_id for b in role.skills}
     for binding in role.skills:
-        problem = _check_binding(role, binding, known.get(binding.skill_id))
+        problem = _check_binding(role, binding, known.get(binding.skill_id), context_keys)
         if problem:
             return problem
     for skill in role.permissions.execute:
@@ -209,7 +227,9 @@ def _check_bindings(role: RoleSpec, known: Mapping[str, str]) -> str | None:
     return None
 
 
-def _check_binding(role: RoleSpec, binding: SkillBinding, loaded: str | None) -> str | None:
+def _check_binding(
+    role: RoleSpec, binding: SkillBinding, loaded: str | None, context_keys: frozenset[str]
+) -> str | None:
     skill = binding.skill_id
     if skill not in role.execute:
         return f"skills: lists {skill!r} but permissions.execute does not; add it or remove it"
@@ -225,8 +245,8 @@ def _check_binding(role: RoleSpec, binding: SkillBinding, loaded: str | None) ->
             f"role {role.name} pins {skill} to {spec.text!r} but the catalog holds {loaded};"
             " change the pin or load a matching version"
         )
-    unknown = sorted(set(binding.required_context) - CONTEXT_KEYS)
+    unknown = sorted(set(binding.required_context) - context_keys)
     if unknown:
-        keys = ", ".join(sorted(CONTEXT_KEYS))
+        keys = ", ".join(sorted(context_keys))
         return f"skills: {skill}: unknown context key {unknown[0]!r}; known: {keys}"
     return None

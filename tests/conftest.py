@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from checkpoints.database import DatabaseTarget, resolve_database, with_database
-from checkpoints.runtime import Database, open_database
+from checkpoints.opening import Database, open_database
 from checkpoints.settings import DatabaseSettings
 from nodes.domain import load_domain
 from tests.fakes.chat import check_scripts_consumed

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.storage.generator import generate_reference
 from graphs.api import compile_support
 from nodes.bootstrap import build_support_context

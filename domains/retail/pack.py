@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.migrations import MigrationSource
+from checkpoints.opening import Pool
 from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
 from domains.retail.planning import binding, preconditions, templates
@@ -68,6 +69,26 @@ class _Answers(RetailAnswers):
     }
 
 
+class _Seed:
+    empty_hint = (
+        "load the reference data with `rolegraph data generate` "
+        "(or a tau2 file with `rolegraph data load PATH`)"
+    )
+
+    async def has_customers(self, pool: Pool) -> bool:
+        from domains.retail.storage.counts import has_customers
+
+        async with pool.connection() as conn:
+            return await has_customers(conn)
+
+    async def seed_if_empty(self, pool: Pool) -> str | None:
+        from domains.retail.storage.seed import ensure_reference_data
+
+        async with pool.connection() as conn:
+            summary = await ensure_reference_data(conn)
+        return None if summary is None else str(summary)
+
+
 DOMAIN = Domain(
     name="retail",
     catalog=HERE / "catalog",
@@ -83,6 +104,7 @@ DOMAIN = Domain(
         knowledge=frozenset(
             {"faq", "return_policy", "shipping_policy", "error_codes", "shipping_routes"}
         ),
+        context=frozenset({"order_id"}),
     ),
     understanding=_Understanding(),
     records=_Records(),
@@ -90,4 +112,5 @@ DOMAIN = Domain(
     answers=_Answers(),
     commands=(data_cmd, tau2_cmd),
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
+    seed=_Seed(),
 )

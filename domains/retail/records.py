@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.retail.storage.customers import foreign_orders, user_exists
 from nodes.contracts import Understanding
 

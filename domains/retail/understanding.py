@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.retail.storage import reads
 from domains.retail.vocabulary import (
     ACCOUNT_WORDS,

@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from langgraph.config import get_config
 
+from checkpoints.opening import Pool
+from nodes.context import run_position
 from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded, ModelOutputInvalid
 from nodes.models.invoke import invoke
-from nodes.models.tiers import ModelTier, ModelTiers, model_name
+from nodes.models.tiers import ModelSize, ModelTiers, model_name
 from nodes.models.usage import record_usage, usage_of
 
 log = logging.getLogger(__name__)
@@ -37,25 +38,17 @@ class CallSite:
 
 def call_site(node: str, state: dict[str, Any], role: str | None = None) -> CallSite:
     """The call site of a node, with the thread id of the running graph if any."""
-    return CallSite(node=node, role=role, thread_id=current_thread_id(state))
-
-
-def current_thread_id(state: dict[str, Any]) -> str | None:
-    try:
-        configurable = get_config().get("configurable", {})
-    except RuntimeError:  # called outside a graph run (CLI helpers, tests)
-        configurable = {}
-    found = configurable.get("thread_id") or state.get("thread_id")
-    return str(found) if found else None
+    found = run_position().thread_id or state.get("thread_id")
+    return CallSite(node=node, role=role, thread_id=str(found) if found else None)
 
 
 async def descend(
     tiers: ModelTiers,
-    pool: Any,
+    pool: Pool,
     site: CallSite,
-    start: ModelTier,
+    start: ModelSize,
     messages: Sequence[BaseMessage],
-    accept: Callable[[str, ModelTier], T],
+    accept: Callable[[str, ModelSize], T],
 ) -> T | None:
     """The first accepted answer from `start` down the ladder, or None."""
     for tier, model in tiers.ladder(start):
@@ -74,7 +67,7 @@ async def descend(
 async def _ask(
     tiers: ModelTiers,
     site: CallSite,
-    tier: ModelTier,
+    tier: ModelSize,
     model: BaseChatModel,
     messages: Sequence[BaseMessage],
 ) -> BaseMessage | None:
@@ -98,7 +91,7 @@ async def _ask(
         tiers.breakers.failed(tier, opens=not exc.clipped)
         log.warning("%s: %s tier timed out after %.1fs", site.node, tier, exc.seconds)
         return None
-    except Exception as exc:  # endpoint down, HTTP error, bad credentials...
+    except Exception as exc:  # noqa: BLE001 — endpoint down, HTTP error, bad credentials: the next tier answers
         tiers.breakers.failed(tier)
         log.warning("%s: %s tier failed: %s", site.node, tier, type(exc).__name__)
         return None
@@ -109,7 +102,7 @@ async def _ask(
     return reply
 
 
-async def _record(pool: Any, site: CallSite, model: BaseChatModel, reply: BaseMessage) -> None:
+async def _record(pool: Pool, site: CallSite, model: BaseChatModel, reply: BaseMessage) -> None:
     usage = usage_of(reply)
     if usage is None or pool is None:
         return

@@ -20,7 +20,7 @@ from nodes.models.call import call_site, descend
 from nodes.models.grounding import ground_reading
 from nodes.models.prompts import Prompts, domain_prompt
 from nodes.models.schema import parse_reply, reading_schema
-from nodes.models.tiers import ModelTier
+from nodes.models.tiers import ModelSize
 from nodes.state import SupportState
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 NODE = "intake"
 # The tier intake declares: intent reading benefits from the larger model.
-INTAKE_TIER: ModelTier = "large"
+INTAKE_TIER: ModelSize = "large"
 _MARKER = re.compile(r"</?\s*customer_message\s*>", re.IGNORECASE)
 
 
@@ -42,7 +42,7 @@ async def model_understanding(
     vocabulary = ctx.domain.understanding
     schema = reading_schema(vocabulary.slots)
 
-    def accept(reply: str, tier: ModelTier) -> Understanding:
+    def accept(reply: str, tier: ModelSize) -> Understanding:
         return ground_reading(parse_reply(NODE, reply, schema), rules, tier, vocabulary)
 
     messages = intake_messages(tiers.prompts, rules, ctx.domain)

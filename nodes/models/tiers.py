@@ -18,8 +18,9 @@ from nodes.models.breaker import ModelBreakers
 from nodes.models.deadline import RequestClock
 from nodes.models.prompts import Prompts, load_prompts
 
-ModelTier = Literal["small", "large"]
-LADDER: tuple[ModelTier, ...] = ("large", "small")
+ModelSize = Literal["small", "large"]
+"""A model tier's size; with the rules tier it makes a `nodes.contracts.Tier`."""
+LADDER: tuple[ModelSize, ...] = ("large", "small")
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_REQUEST_TIMEOUT_S = 60.0
 NO_MODEL_NOTICE = (
@@ -87,13 +88,13 @@ class ModelTiers:
         """True when at least one tier has a model."""
         return self.small is not None or self.large is not None
 
-    def ladder(self, start: ModelTier = "large") -> tuple[tuple[ModelTier, BaseChatModel], ...]:
+    def ladder(self, start: ModelSize = "large") -> tuple[tuple[ModelSize, BaseChatModel], ...]:
         """The configured tiers to try, from `start` downwards (large -> small)."""
         tiers = LADDER[LADDER.index(start) :]
         pairs = ((t, self.model(t)) for t in tiers)
         return tuple((t, m) for t, m in pairs if m is not None)
 
-    def model(self, tier: ModelTier) -> BaseChatModel | None:
+    def model(self, tier: ModelSize) -> BaseChatModel | None:
         return self.large if tier == "large" else self.small
 
     def describe(self) -> str:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from langchain_core.messages import BaseMessage
+
+from checkpoints import token_ledger
+from checkpoints.opening import Pool
 
 
 @dataclass(frozen=True)
 class Usage:
+    """Token counts one model call reported."""
+
     input_tokens: int
     output_tokens: int
 
@@ -27,7 +31,7 @@ def usage_of(message: BaseMessage) -> Usage | None:
 
 
 async def record_usage(
-    pool: Any,
+    pool: Pool,
     *,
     thread_id: str | None,
     node: str,
@@ -36,11 +40,7 @@ async def record_usage(
     input_tokens: int,
     output_tokens: int,
 ) -> None:
-    """Append one row to `token_ledger` (pool: psycopg AsyncConnectionPool)."""
+    """Append one row to `token_ledger`."""
+    row = token_ledger.UsageRow(node, model, input_tokens, output_tokens, thread_id, role)
     async with pool.connection() as conn:
-        await conn.execute(
-            "INSERT INTO token_ledger"
-            " (thread_id, node, role, model, input_tokens, output_tokens)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (thread_id, node, role, model, input_tokens, output_tokens),
-        )
+        await token_ledger.record_usage(conn, row)

@@ -19,7 +19,7 @@ from nodes.errors import PromptConfigError
 from nodes.models.call import call_site, descend
 from nodes.models.prompts import Prompts
 from nodes.models.schema import parse_reply
-from nodes.models.tiers import ModelTier
+from nodes.models.tiers import ModelSize
 from nodes.planner.model_checks import NODE, PlanReply, check_model_plan, masked_args
 from nodes.state import SupportState
 from skills.registry import describe
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from nodes.context import SupportContext
 
 # The tier the planner declares: composing a DAG benefits from the larger model.
-PLANNER_TIER: ModelTier = "large"
+PLANNER_TIER: ModelSize = "large"
 _MARKER = re.compile(r"</?\s*request\s*>", re.IGNORECASE)
 
 
@@ -43,7 +43,7 @@ async def model_plan(
         return rules, "rules"
     user_id = state["user_id"]
 
-    def accept(reply: str, tier: ModelTier) -> tuple[Plan, Tier]:
+    def accept(reply: str, tier: ModelSize) -> tuple[Plan, Tier]:
         checked = check_model_plan(
             parse_reply(NODE, reply, PlanReply),
             rules=rules,

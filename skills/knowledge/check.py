@@ -11,10 +11,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-import psycopg
-
+from checkpoints import knowledge
 from skills.contract import KnowledgeDependency, SkillMetadata
 from skills.errors import SkillLoadError
 from skills.knowledge.documents import (
@@ -66,15 +65,12 @@ class KnowledgeCatalog:
         return cls.from_specs(load_knowledge(root))
 
 
-async def fetch_catalog(conn: psycopg.AsyncConnection[Any]) -> KnowledgeCatalog:
+async def fetch_catalog(conn: knowledge.Conn) -> KnowledgeCatalog:
     """The catalog of what is synced into the database."""
-    cur = await conn.execute(
-        "SELECT name, indexed_fields, last_updated FROM knowledge_partitions ORDER BY name"
+    infos = (
+        PartitionInfo(r.name, BUILTIN_FIELDS | frozenset(r.indexed_fields), r.last_updated)
+        for r in await knowledge.partitions(conn)
     )
-    infos = []
-    for row in await cur.fetchall():
-        name, fields, updated = (row[k] for k in ("name", "indexed_fields", "last_updated"))
-        infos.append(PartitionInfo(name, BUILTIN_FIELDS | frozenset(fields), updated))
     return KnowledgeCatalog({i.name: i for i in infos})
 
 

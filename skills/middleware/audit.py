@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 from langgraph.errors import GraphBubbleUp
 
 from checkpoints.audit import AuditEvent, record_event
+from checkpoints.opening import Pool
 from skills.contract import SkillRequest, SkillResult
 from skills.errors import ApprovalRequired, SkillError
 from skills.hashing import args_hash
@@ -27,7 +27,7 @@ _STATUS_BY_CODE = {"permission_denied": "denied", "forbidden": "forbidden", "tim
 class Audit:
     """Write one row per call; also the rows for breaker transitions."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     async def __call__(self, call: Call, next: Next) -> SkillResult:
@@ -41,7 +41,7 @@ class Audit:
         except (asyncio.CancelledError, GraphBubbleUp):
             await self._write_call(call, "cancelled", None, started)
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 — every failure is audited; control signals are re-raised above
             result = _failure(call, exc)
         result = result.model_copy(
             update={

@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import ssl
 
-import psycopg
-import psycopg_pool
 from langgraph.errors import GraphBubbleUp
 
+from checkpoints.faults import CONNECTION_LOST
 from skills.contract import ErrorPolicy, SkillMetadata
 from skills.errors import (
     ApprovalInvalid,
@@ -56,7 +55,7 @@ def error_code(exc: BaseException) -> str:
     """The stable code written to the audit log and `SkillResult.error_code`."""
     if isinstance(exc, SkillError):
         return exc.code
-    if isinstance(exc, psycopg.OperationalError | psycopg_pool.PoolTimeout):
+    if isinstance(exc, CONNECTION_LOST):
         return "database_unavailable"
     if isinstance(exc, ssl.SSLError):
         return "ssl_error"
@@ -82,7 +81,7 @@ def is_retryable(exc: BaseException, metadata: SkillMetadata) -> bool:
         return False
     if getattr(exc, "retryable", False) is True:
         return True
-    if isinstance(exc, psycopg.OperationalError | psycopg_pool.PoolTimeout):
+    if isinstance(exc, CONNECTION_LOST):
         # A dropped connection: the pool hands out a fresh one, and a write's
         # retry first checks the ledger under lock, so it cannot apply twice.
         return True

@@ -24,6 +24,7 @@ from typing import Any
 
 from checkpoints import ledger
 from checkpoints.ledger import LedgerEntry
+from checkpoints.opening import Pool
 from skills.context import RuntimeContext
 from skills.contract import SkillResult
 from skills.errors import OutcomeUnknown, SkillTimeout
@@ -39,7 +40,7 @@ _POLL_SECONDS = 0.05
 class IdempotencyLedger:
     """Claim the key, run once, record the outcome; replay a recorded success."""
 
-    def __init__(self, pool: Any, *, lease_factor: float = 4.0, min_lease: float = 5.0) -> None:
+    def __init__(self, pool: Pool, *, lease_factor: float = 4.0, min_lease: float = 5.0) -> None:
         self._pool = pool
         self._lease_factor = lease_factor
         self._min_lease = min_lease

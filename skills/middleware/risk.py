@@ -14,9 +14,8 @@ medium, to anybody else high); otherwise the metadata's `risk` applies.
 
 from __future__ import annotations
 
-from typing import Any
-
 from checkpoints import approvals
+from checkpoints.opening import Pool
 from skills.contract import RiskLevel, SkillResult
 from skills.errors import ApprovalInvalid, ApprovalRequired, ForbiddenOperation
 from skills.hashing import idempotency_key
@@ -35,7 +34,7 @@ def effective_risk(call: Call) -> RiskLevel:
 class RiskGate:
     """Stop or annotate calls by their effective risk."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     async def __call__(self, call: Call, next: Next) -> SkillResult:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from checkpoints import ledger
+from checkpoints.opening import Pool
 from skills.contract import SkillResult
 from skills.errors import DomainError, ForbiddenOperation, SkillError
 from skills.hashing import idempotency_key
@@ -43,7 +44,7 @@ class Compensate:
     itself. The key is then marked failed: the effect no longer holds.
     """
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._pool = pool
 
     async def __call__(self, call: Call) -> SkillResult:
@@ -73,7 +74,7 @@ async def run_rollback(call: Call, payload: Any, *, reason: str) -> bool:
     record: dict[str, Any] = {"reason": reason, "payload": payload, "status": "done"}
     try:
         await call.executor.rollback(call.args, call.ctx, payload)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 — a failed compensation is recorded, the original error wins
         # The original failure matters more than the failed compensation;
         # both are kept in the audit row.
         record.update(status="failed", error=repr(exc))

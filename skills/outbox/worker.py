@@ -25,10 +25,10 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-import psycopg
-
 from checkpoints import outbox
 from checkpoints.errors import ConfigurationError
+from checkpoints.faults import DATABASE_ERROR
+from checkpoints.opening import Pool
 from checkpoints.outbox import Notification
 from skills.faults import crash_point
 from skills.outbox.settings import DeliverySettings
@@ -81,7 +81,7 @@ def backoff_seconds(attempts_made: int, settings: DeliverySettings) -> float:
 
 
 async def deliver_due(
-    pool: Any,
+    pool: Pool,
     settings: DeliverySettings,
     *,
     worker: str | None = None,
@@ -115,7 +115,7 @@ async def deliver_due(
 
 
 async def run_worker(
-    pool: Any,
+    pool: Pool,
     settings: DeliverySettings,
     stop_event: asyncio.Event,
     interval: float | None = None,
@@ -145,7 +145,7 @@ async def run_worker(
 
 
 def start_background_worker(
-    pool: Any, env: Mapping[str, str]
+    pool: Pool, env: Mapping[str, str]
 ) -> asyncio.Task[DeliveryCounts] | None:
     """Run the worker as a task on the running loop, beside a server; None when
     SMTP_HOST is unset (rows then wait in the outbox). Keep a reference to the
@@ -162,7 +162,7 @@ def start_background_worker(
 
 @contextlib.asynccontextmanager
 async def background_worker(
-    pool: Any, env: Mapping[str, str]
+    pool: Pool, env: Mapping[str, str]
 ) -> AsyncIterator[asyncio.Task[DeliveryCounts] | None]:
     """`start_background_worker` for an `AsyncExitStack`: cancelled and awaited on exit."""
     task = start_background_worker(pool, env)
@@ -176,7 +176,7 @@ async def background_worker(
 
 
 async def _claim(
-    pool: Any, settings: DeliverySettings, worker: str
+    pool: Pool, settings: DeliverySettings, worker: str
 ) -> tuple[int, list[Notification]]:
     async with pool.connection() as conn:
         recovered = await outbox.recover_expired(conn)
@@ -187,11 +187,11 @@ async def _claim(
 
 
 async def _guarded_pass(
-    pool: Any, settings: DeliverySettings, worker: str, stop: asyncio.Event
+    pool: Pool, settings: DeliverySettings, worker: str, stop: asyncio.Event
 ) -> DeliveryCounts:
     try:
         return await deliver_due(pool, settings, worker=worker, stop=stop)
-    except psycopg.Error as exc:
+    except DATABASE_ERROR as exc:
         log.warning("outbox worker: %s; next pass in %.1f s", exc, settings.interval)
     except Exception:  # a worker beside a server must outlive one bad pass
         log.exception("outbox worker: a pass failed")
@@ -199,7 +199,7 @@ async def _guarded_pass(
 
 
 async def _deliver_row(
-    pool: Any, settings: DeliverySettings, worker: str, row: Notification
+    pool: Pool, settings: DeliverySettings, worker: str, row: Notification
 ) -> DeliveryCounts:
     started = False
 

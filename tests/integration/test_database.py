@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from checkpoints.migrations import migrate, migration_files
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from nodes.domain import load_domain
 
 APP_TABLES = {"audit_events", "idempotency_ledger", "token_ledger", "approvals"}

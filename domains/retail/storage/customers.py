@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 
 
 async def user_exists(pool: Pool, user_id: str) -> bool:

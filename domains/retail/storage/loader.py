@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 from psycopg.rows import DictRow
 
+from checkpoints import outbox
 from checkpoints.errors import DataFormatError, LoadInProgress
 from domains.retail.storage.canonical import canonical_hash, document_canonical
 from domains.retail.storage.models import Tau2Document
@@ -72,8 +73,9 @@ async def load_document(
     try:
         async with conn.transaction():
             await _lock(conn)
-            # Outbox rows point at users, so they go with them.
             await conn.execute(f"TRUNCATE {', '.join(RETAIL_TABLES)}")
+            # Outbox rows point at users, so they go with them.
+            await outbox.clear(conn)
             for table in DOCUMENT_TABLES:
                 await copy_rows(conn, table, rows[table])
             shipments = await synthesize_tracking(conn, as_of=as_of)

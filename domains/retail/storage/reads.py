@@ -10,7 +10,7 @@ from __future__ import annotations
 import psycopg
 from psycopg.rows import DictRow
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.retail.storage.money import to_float
 from domains.retail.storage.records import JsonDict, read_orders, read_products, read_users
 
@@ -80,3 +80,27 @@ async def product_names(pool: Pool) -> tuple[str, ...]:
     async with pool.connection() as conn:
         cur = await conn.execute("SELECT name FROM products ORDER BY name")
         return tuple(row["name"] for row in await cur.fetchall())
+
+
+async def demo_subjects(conn: Conn) -> dict[str, str] | None:
+    """One delayed order (with its tracking id) and one pending order, for `make demo`."""
+    cur = await conn.execute(_DEMO_SUBJECTS)
+    row = await cur.fetchone()
+    return None if row is None else {k: str(v) for k, v in row.items()}
+
+
+_DEMO_SUBJECTS = """
+WITH delayed AS (
+    SELECT o.order_id, o.user_id, t.tracking_id
+    FROM shipments s
+    JOIN fulfillment_tracking_ids t ON t.tracking_id = s.tracking_id
+    JOIN orders o ON o.order_id = t.order_id
+    WHERE s.status = 'delayed' AND o.status = 'processed'
+    ORDER BY o.order_id LIMIT 1
+), pending AS (
+    SELECT order_id, user_id FROM orders WHERE status = 'pending' ORDER BY order_id LIMIT 1
+)
+SELECT d.order_id AS delayed_order, d.user_id AS delayed_user, d.tracking_id,
+       p.order_id AS pending_order, p.user_id AS pending_user
+FROM delayed d, pending p
+"""

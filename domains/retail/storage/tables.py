@@ -75,7 +75,8 @@ ORDER_TABLES = (
 ORDER_CHILD_ROOTS = ("order_items", "order_fulfillments", "order_payments", "order_request_items")
 DOCUMENT_TABLES = PRODUCT_TABLES + USER_TABLES + ORDER_TABLES
 TRACKING_TABLES = ("shipments", "tracking_events")
-RETAIL_TABLES = (*DOCUMENT_TABLES, *TRACKING_TABLES, "notifications")
+RETAIL_TABLES = (*DOCUMENT_TABLES, *TRACKING_TABLES)
+"""The retail domain's own tables; the outbox (`notifications`) is the harness's."""
 
 # return_items / exchange_items / exchange_new_items map to these row kinds.
 REQUEST_KINDS = {

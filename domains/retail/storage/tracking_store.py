@@ -81,3 +81,13 @@ async def fetch_tracking(
         "status": shipment["status"],
         "events": events,
     }
+
+
+async def tracking_owners(conn: psycopg.AsyncConnection[DictRow], tracking_id: str) -> set[str]:
+    """The user ids whose orders ship under `tracking_id` (normally one)."""
+    cur = await conn.execute(
+        "SELECT DISTINCT o.user_id FROM fulfillment_tracking_ids t"
+        " JOIN orders o USING (order_id) WHERE t.tracking_id = %s",
+        (tracking_id,),
+    )
+    return {row["user_id"] for row in await cur.fetchall()}

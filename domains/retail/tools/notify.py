@@ -22,6 +22,7 @@ from domains.retail.tools.executors import ensure_owner
 from skills.contract import RiskLevel, SkillContext
 from skills.errors import RecordNotFound
 from skills.hashing import args_hash
+from skills.pii import mask_email
 
 
 class NotificationExecutor:
@@ -87,9 +88,3 @@ def queued_payload(row: outbox.Notification) -> dict[str, Any]:
         "status": status,
         "message_id": row.message_id,
     }
-
-
-def mask_email(address: str) -> str:
-    """`j***@example.com`: enough to recognise, not enough to harvest."""
-    local, _, domain = address.partition("@")
-    return f"{local[:1]}***@{domain}"

@@ -18,14 +18,12 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import psycopg
 
 from checkpoints import approvals
-from checkpoints.database import DatabaseTarget, with_database
+from checkpoints.database import DatabaseTarget
+from checkpoints.opening import Pool, open_database
 from checkpoints.pool import open_pool
-from checkpoints.runtime import open_database
+from checkpoints.scratch import database_name, scratch_database
 from checkpoints.settings import PoolSettings
 from domains.retail.storage.canonical import canonical_hash, export_canonical
 from domains.retail.storage.loader import load_tau2
@@ -166,20 +164,16 @@ async def replay_tasks(
 @asynccontextmanager
 async def _template(server: DatabaseTarget, db_path: Path) -> AsyncIterator[tuple[str, JsonDict]]:
     """A database holding the loaded tau2 data (and every migration), and its export."""
-    name = f"rg_tau2_template_{uuid.uuid4().hex[:10]}"
-    await _admin(server, f'CREATE DATABASE "{name}"')
-    try:
+    async with scratch_database(server, "rg_tau2_template") as target:
+        migrations = (load_domain("retail").migrations,)
         async with (
-            open_database(
-                target=_on(server, name), migrations=(load_domain("retail").migrations,)
-            ) as db,
+            open_database(target=target, migrations=migrations) as db,
             db.pool.connection() as conn,
         ):
             await load_tau2(conn, db_path)
             initial = await export_canonical(conn)
-        yield name, initial
-    finally:
-        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # Closed before use: a template database must have no open connections.
+        yield database_name(target), initial
 
 
 async def _worker(
@@ -192,26 +186,22 @@ async def _worker(
     done: list[asyncio.Future[TaskOutcome]],
 ) -> None:
     """One database copy; tasks run on it one after another, reset to `initial` between."""
-    name = f"rg_tau2_copy_{uuid.uuid4().hex[:10]}"
-    await _admin(server, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-    try:
-        pool = await open_pool(_on(server, name), settings=PoolSettings(size=2))
+    async with scratch_database(server, "rg_tau2_copy", template=template) as target:
+        pool = await open_pool(target, settings=PoolSettings(size=2))
         try:
             while not queue.empty():
                 index = queue.get_nowait()
                 try:
                     done[index].set_result(await _replay_one(pool, initial, registry, tasks[index]))
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 — handed to the task's future, re-raised by the caller
                     done[index].set_exception(exc)
                     return
         finally:
             await pool.close()
-    finally:
-        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def _replay_one(
-    pool: Any, initial: JsonDict, registry: SkillRegistry, task: Tau2Task
+    pool: Pool, initial: JsonDict, registry: SkillRegistry, task: Tau2Task
 ) -> TaskOutcome:
     runtime = SkillRuntime(registry, {REPLAY_ROLE: ReplayRole()}, RuntimeContext(pool=pool))
     run_id = f"tau2-replay-{uuid.uuid4().hex[:8]}"
@@ -228,7 +218,7 @@ async def _replay_one(
 async def _call(
     runtime: SkillRuntime,
     registry: SkillRegistry,
-    pool: Any,
+    pool: Pool,
     run_id: str,
     task_id: str,
     step: int,
@@ -257,7 +247,7 @@ async def _call(
     return CallOutcome(action.name, result.ok, result.error_code, action.reference_error)
 
 
-async def _approve(pool: Any, approval: Approval, task_id: str) -> None:
+async def _approve(pool: Pool, approval: Approval, task_id: str) -> None:
     """Record the replay operator's approval: the risk gate verifies it in the table.
 
     A tau2 task is a script of calls a human agent made with the customer's
@@ -291,17 +281,3 @@ def _approval(skill: LoadedSkill, action: Action, approval_id: str) -> Approval 
         args_hash=args_hash(normalised),
         approver=REPLAY_OPERATOR,
     )
-
-
-def _on(server: DatabaseTarget, name: str) -> DatabaseTarget:
-    return DatabaseTarget(
-        url=with_database(server.url, name), kind=server.kind, location=f"{server.location}/{name}"
-    )
-
-
-async def _admin(server: DatabaseTarget, statement: str) -> None:
-    conn = await psycopg.AsyncConnection.connect(server.url, autocommit=True)
-    try:
-        await conn.execute(statement.encode())
-    finally:
-        await conn.close()

@@ -6,16 +6,11 @@ from datetime import datetime
 from typing import Any
 
 from domains.retail.storage import reads
-from domains.retail.storage.tracking_store import fetch_tracking
+from domains.retail.storage.tracking_store import fetch_tracking, tracking_owners
 from domains.retail.tools.executors import ensure_owner
 from domains.retail.tools.shipping import DEFAULT_STALL_HOURS, detect_delay, estimate_arrival
 from skills.contract import SkillContext
 from skills.errors import RecordNotFound
-
-_OWNERS = (
-    "SELECT DISTINCT o.user_id FROM fulfillment_tracking_ids t"
-    " JOIN orders o USING (order_id) WHERE t.tracking_id = %s"
-)
 
 
 async def track_shipment(conn: Any, args: dict[str, Any], ctx: SkillContext) -> dict[str, Any]:
@@ -50,8 +45,7 @@ async def _shipments(conn: Any, args: dict[str, Any], ctx: SkillContext) -> list
     else:
         ids = [args["tracking_id"]]
         if ctx.user_id is not None:
-            cur = await conn.execute(_OWNERS, (args["tracking_id"],))
-            owners = {row["user_id"] for row in await cur.fetchall()}
+            owners = await tracking_owners(conn, args["tracking_id"])
             if owners != {ctx.user_id}:
                 ensure_owner(ctx, next(iter(owners), ""), "shipment")
     found = [s for s in [await fetch_tracking(conn, t) for t in ids] if s is not None]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import nodes
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.pack import DOMAIN
 from domains.retail.results import RESULTS
 from nodes.compose import compose_sentences

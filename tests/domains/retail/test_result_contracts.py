@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.results import RESULTS
 from domains.retail.tools.replay import CATALOG, ReplayRole
 from skills.context import RuntimeContext

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.results import RESULTS, DelayReport, Eta, Order
 from domains.retail.tools.replay import CATALOG
 from skills.context import RuntimeContext

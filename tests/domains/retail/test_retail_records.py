@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.pack import DOMAIN
 from domains.retail.understanding import understand
 from tests.integration.graph.helpers import user_with_orders

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from tests.cli import run_cli
 
 

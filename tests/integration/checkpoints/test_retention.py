@@ -6,8 +6,8 @@ from typing import Annotated, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
+from checkpoints.opening import Database
 from checkpoints.retention import list_threads, prune_threads
-from checkpoints.runtime import Database
 
 
 class _Counter(TypedDict):

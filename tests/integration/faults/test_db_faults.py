@@ -17,8 +17,8 @@ import pytest
 from psycopg_pool import PoolTimeout
 
 from checkpoints.database import DatabaseTarget
+from checkpoints.opening import Database, open_database
 from checkpoints.pool import database_fault
-from checkpoints.runtime import Database, open_database
 from checkpoints.settings import DEFAULT_DATA_DIR, PROJECT_ROOT, DatabaseSettings, PoolSettings
 from graphs.api import run_request
 from tests.cli import run_cli

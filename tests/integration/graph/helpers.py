@@ -57,7 +57,7 @@ def with_executor(support: Any, skill_id: str, executor: Any) -> Any:
     runtime = SkillRuntime(
         registry, support.ctx.roles, RuntimeContext(pool=support.db.pool), sleep=_no_sleep
     )
-    return dataclasses.replace(support.ctx, runtime=runtime, registry=registry)
+    return dataclasses.replace(support.ctx, skills=runtime, registry=registry)
 
 
 OPERATOR = Identity("operator", "test-operator")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
 

@@ -7,20 +7,23 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
+from domains.retail import DOMAIN
 from skills.knowledge import (
     fetch_catalog,
     search_knowledge,
     sync_knowledge,
 )
 from skills.registry import load_catalog
-from skills.resources import KNOWLEDGE_PARTITIONS, kb_partitions
+from skills.resources import kb_partitions
 from skills.roles import load_roles
 
 DEFAULT_KNOWLEDGE_ROOT = Path(__file__).resolve().parents[3] / "domains" / "retail" / "knowledge"
 ROLES_DIR = Path(__file__).resolve().parents[3] / "domains" / "retail" / "roles"
 CATALOG_DIR = ROLES_DIR.parent / "catalog"
+KNOWLEDGE_PARTITIONS = DOMAIN.resources.knowledge
 ALL = sorted(KNOWLEDGE_PARTITIONS)
+SKILL_IDS = [d.name for d in DOMAIN.catalog.iterdir() if (d / "metadata.yaml").is_file()]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -71,7 +74,7 @@ async def test_search_stays_inside_the_given_partitions(db: Database) -> None:
 
 
 async def test_role_partitions_limit_what_a_role_sees(db: Database) -> None:
-    roles = load_roles(ROLES_DIR, load_catalog(CATALOG_DIR).versions)
+    roles = load_roles(ROLES_DIR, load_catalog(CATALOG_DIR).versions, DOMAIN.resources)
     logistics = kb_partitions(roles["logistics_analyst"].read)
     support = kb_partitions(roles["customer_support_rep"].read)
     assert await _top(db, "怎么退货", support)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.context import RuntimeContext
 from skills.errors import SkillValidationError
 from skills.knowledge import sync_knowledge

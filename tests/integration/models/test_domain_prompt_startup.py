@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain
 from nodes.errors import PromptConfigError

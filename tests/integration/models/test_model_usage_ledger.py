@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.understanding import understand
 from nodes.context import SupportContext
 from nodes.domain import load_domain
@@ -24,7 +24,7 @@ VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W123
 
 def ctx(db: Database, tiers: ModelTiers) -> SupportContext:
     return SupportContext(
-        domain=load_domain(), runtime=None, registry=None, roles={}, pool=db.pool, models=tiers
+        domain=load_domain(), skills=None, registry=None, roles={}, pool=db.pool, models=tiers
     )  # type: ignore[arg-type]
 
 

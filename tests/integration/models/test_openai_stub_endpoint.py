@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.understanding import understand
 from nodes.context import SupportContext
 from nodes.domain import load_domain
@@ -133,7 +133,7 @@ async def _ledger(db: Database, thread_id: str) -> list[dict[str, Any]]:
 
 def _ctx(db: Database, tiers: ModelTiers) -> SupportContext:
     return SupportContext(
-        domain=load_domain(), runtime=None, registry=None, roles={}, pool=db.pool, models=tiers
+        domain=load_domain(), skills=None, registry=None, roles={}, pool=db.pool, models=tiers
     )  # type: ignore[arg-type]
 
 

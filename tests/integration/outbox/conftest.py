@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from tests.integration.outbox.outbox_rows import add_user, settle_all
 from tests.support_fixtures import retail_db, support
 

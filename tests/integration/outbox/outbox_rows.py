@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 
 from checkpoints import outbox
+from checkpoints.opening import Database
 from checkpoints.outbox import Notification
-from checkpoints.runtime import Database
 
 USER, EMAIL = "outbox_user_0001", "outbox.user@example.com"
 

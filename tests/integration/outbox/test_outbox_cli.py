@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import deliver_due
 from tests.cli import run_cli

@@ -6,7 +6,7 @@ import asyncio
 from datetime import timedelta
 
 from checkpoints import outbox
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import (
     DeliveryCounts,

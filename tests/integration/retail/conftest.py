@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from psycopg.rows import DictRow
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 
 MINI_PATH = Path(__file__).resolve().parents[2] / "fixtures" / "retail_mini.json"
 _MINI: dict[str, Any] = json.loads(MINI_PATH.read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ import pytest
 from psycopg.rows import DictRow
 
 from checkpoints.errors import DataFormatError, LoadInProgress
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.storage import (
     canonical_hash,
     export_canonical,

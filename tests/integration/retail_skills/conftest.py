@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.storage.loader import load_tau2
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from checkpoints import ledger, outbox
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.tools.notify import NotificationExecutor
 from domains.retail.tools.replay import CATALOG
 from skills.context import RuntimeContext

@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.storage.reads import fetch_order
 from domains.retail.tools.replay import CATALOG, ReplayRole
 from skills.context import RuntimeContext

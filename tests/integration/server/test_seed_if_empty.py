@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.retail.storage.counts import table_counts
 from domains.retail.storage.seed import ensure_reference_data
 

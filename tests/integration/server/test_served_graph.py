@@ -18,7 +18,7 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from checkpoints.tokens import Conn, TokenKind, issue_token, revoke_token
 from domains.retail.storage import fetch_user
 from tests.cli import run_cli

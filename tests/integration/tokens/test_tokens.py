@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from checkpoints.errors import InvalidArgument, NotFound
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from checkpoints.tokens import Conn, issue_token, list_tokens, revoke_token, verify_token
 
 

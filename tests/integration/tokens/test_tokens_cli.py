@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from tests.cli import run_cli
 from tests.support_fixtures import retail_db
 

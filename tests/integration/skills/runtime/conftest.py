@@ -6,7 +6,7 @@ import pytest
 import pytest_asyncio
 from runtime_helpers import FIXTURES, ROLES, FakeClock, SleepRecorder
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.context import RuntimeContext
 from skills.registry import SkillRegistry, load_catalog
 from skills.runtime import SkillRuntime

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.contract import Approval, SkillRequest
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"

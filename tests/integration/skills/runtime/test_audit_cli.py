@@ -6,7 +6,7 @@ from runtime_helpers import request
 
 from checkpoints.audit import fetch_audit_chain
 from checkpoints.errors import NotFound
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.runtime import SkillRuntime
 from tests.cli import run_cli
 

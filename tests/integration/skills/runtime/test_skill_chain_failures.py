@@ -8,7 +8,7 @@ import ssl
 import pytest
 from runtime_helpers import FakeClock, SleepRecorder, audit_rows, counter_rows, request
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.errors import UpstreamHTTPError, UpstreamNetworkError
 from skills.registry import SkillRegistry
 from skills.runtime import SkillRuntime

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from runtime_helpers import ROLES, approval, audit_rows, counter_rows, request
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.contract import SkillMetadata
 from skills.errors import ApprovalRequired, SkillLoadError
 from skills.middleware.call import RoleLike

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from runtime_helpers import ROLES, Role, audit_rows, request
 
 from checkpoints import ledger
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.context import RuntimeContext
 from skills.contract import PrivacyLevel, ResourceLimits, TruncatedResult
 from skills.errors import ResultInvalid

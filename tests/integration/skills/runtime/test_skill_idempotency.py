@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from runtime_helpers import audit_rows, counter_rows, request
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from skills.hashing import args_hash, idempotency_key
 from skills.runtime import SkillRuntime
 

@@ -180,7 +180,7 @@ async def run_intake(tmp_path: Path, text: str, member: str = "m1") -> dict[str,
     graph.add_edge(START, "intake")
     graph.add_edge("intake", END)
     ctx = SupportContext(
-        domain=loans_domain(tmp_path), runtime=None, registry=None, roles={}, pool=None,  # type: ignore[arg-type]
+        domain=loans_domain(tmp_path), skills=None, registry=None, roles={}, pool=None,  # type: ignore[arg-type]
         lexicon={"titles": ("Dune",)},
     )  # fmt: skip
     config = {"configurable": {AUTH_USER_KEY: Identity("customer", member).as_auth_user()}}

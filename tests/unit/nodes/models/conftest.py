@@ -29,7 +29,7 @@ def context() -> Callable[..., SupportContext]:
 
     def make(models: ModelTiers | None, pool: Any = None) -> SupportContext:
         return SupportContext(
-            domain=load_domain(), runtime=None, registry=None, roles={}, pool=pool, models=models
+            domain=load_domain(), skills=None, registry=None, roles={}, pool=pool, models=models
         )  # type: ignore[arg-type]
 
     return make

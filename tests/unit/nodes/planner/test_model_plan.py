@@ -51,7 +51,7 @@ def step(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
 async def plan_for(static: Any, tiers: ModelTiers | None, text: str) -> tuple[Plan, Plan, str]:
     registry, roles = static
     ctx = SupportContext(
-        domain=load_domain(), runtime=None, registry=registry, roles=roles, pool=None, models=tiers
+        domain=load_domain(), skills=None, registry=registry, roles=roles, pool=None, models=tiers
     )
     understanding: Understanding = understand(text)
     rules = DOMAIN.planning.plan(understanding, USER)
@@ -237,7 +237,7 @@ async def test_the_planner_shares_the_request_time_intake_started(static: Any) -
     large = fake(reply(LOOKUP, CANCEL_STEP))
     tiers = ModelTiers(large=large, request_timeout_s=5.0, requests=RequestClock(lambda: now[0]))
     ctx = SupportContext(
-        domain=load_domain(), runtime=None, registry=registry, roles=roles, pool=None, models=tiers
+        domain=load_domain(), skills=None, registry=registry, roles=roles, pool=None, models=tiers
     )
     understanding = understand(CANCEL)
     rules = DOMAIN.planning.plan(understanding, USER)

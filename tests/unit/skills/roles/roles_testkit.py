@@ -6,23 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
+from domains.retail import DOMAIN
+from skills.permission_matrix import skill_operations
+from skills.registry import load_catalog
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 ROLES_DIR = REPO_ROOT / "domains" / "retail" / "roles"
 CATALOG_DIR = REPO_ROOT / "domains" / "retail" / "catalog"
-
-
-def catalog_versions(catalog: Path = CATALOG_DIR) -> dict[str, str]:
-    """Skill id -> version as the catalog's metadata files declare them."""
-    versions: dict[str, str] = {}
-    for path in sorted(catalog.glob("*/metadata.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        versions[data["skill_id"]] = data["version"]
-    return versions
-
-
-KNOWN_SKILLS = catalog_versions()
+VOCABULARY = DOMAIN.resources
+_CATALOG = load_catalog(CATALOG_DIR)
+SKILL_OPERATIONS = skill_operations((s.metadata for s in _CATALOG), VOCABULARY)
+KNOWN_SKILLS = dict(_CATALOG.versions)
+"""Skill id -> the version the catalog holds (what version pins are checked against)."""
 
 
 def role_data(name: str = "reader", **overrides: Any) -> dict[str, Any]:

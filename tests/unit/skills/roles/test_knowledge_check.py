@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from roles_testkit import KNOWN_SKILLS, REPO_ROOT, ROLES_DIR
+from roles_testkit import KNOWN_SKILLS, REPO_ROOT, ROLES_DIR, VOCABULARY
 
 from skills.contract import SkillMetadata
 from skills.errors import SkillLoadError
@@ -26,7 +26,7 @@ def _metadata(skill_id: str) -> SkillMetadata:
 
 @pytest.fixture(scope="module")
 def roles() -> dict[str, RoleSpec]:
-    return load_roles(ROLES_DIR, KNOWN_SKILLS)
+    return load_roles(ROLES_DIR, KNOWN_SKILLS, VOCABULARY)
 
 
 @pytest.fixture(scope="module")

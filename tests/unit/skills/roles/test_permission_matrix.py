@@ -7,13 +7,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from roles_testkit import KNOWN_SKILLS, ROLES_DIR
+from roles_testkit import KNOWN_SKILLS, ROLES_DIR, SKILL_OPERATIONS, VOCABULARY
 
+from domains.retail import DOMAIN
 from skills.errors import RoleConfigError
-from skills.permission_matrix import check_permission_matrix, granted_operations
-from skills.resources import KNOWLEDGE_PARTITIONS, Operation
+from skills.permission_matrix import check_permission_matrix, granted_operations, skill_operations
+from skills.registry import load_catalog
+from skills.resources import Operation
 from skills.roles import load_roles
-from skills.skill_operations import RETAIL_SKILL_OPERATIONS
+
+KNOWLEDGE_PARTITIONS = VOCABULARY.knowledge
 
 MATRIX = ROLES_DIR / "permission_matrix.yaml"
 
@@ -37,13 +40,13 @@ def _set_cell(matrix: Path, operation: str, role_index: int, value: str) -> None
 
 
 def _check(folder: Path) -> None:
-    roles = load_roles(folder, KNOWN_SKILLS)
-    check_permission_matrix(roles, folder / "permission_matrix.yaml", RETAIL_SKILL_OPERATIONS)
+    roles = load_roles(folder, KNOWN_SKILLS, VOCABULARY)
+    check_permission_matrix(roles, folder / "permission_matrix.yaml", SKILL_OPERATIONS, VOCABULARY)
 
 
 def test_real_roles_and_matrix_agree() -> None:
-    roles = load_roles(ROLES_DIR, KNOWN_SKILLS)
-    matrix = check_permission_matrix(roles, MATRIX, RETAIL_SKILL_OPERATIONS)
+    roles = load_roles(ROLES_DIR, KNOWN_SKILLS, VOCABULARY)
+    matrix = check_permission_matrix(roles, MATRIX, SKILL_OPERATIONS, VOCABULARY)
     assert set(matrix.roles) == set(roles)
     assert matrix.allows("billing_specialist", Operation("write", "db://orders"))
     assert not matrix.allows("logistics_analyst", Operation("write", "db://orders"))
@@ -162,7 +165,7 @@ def test_role_without_column_and_column_without_role(roles_copy: Path) -> None:
 def test_every_reference_skill_has_operations_and_partitions_exist() -> None:
     reads = {
         op.resource
-        for ops in RETAIL_SKILL_OPERATIONS.values()
+        for ops in SKILL_OPERATIONS.values()
         for op in ops
         if op.resource and op.resource.startswith("kb://")
     }
@@ -173,9 +176,25 @@ def test_every_reference_skill_has_operations_and_partitions_exist() -> None:
 
 
 def test_granted_operations_names_sources() -> None:
-    roles = load_roles(ROLES_DIR, KNOWN_SKILLS)
-    granted = granted_operations(roles["notifier"], RETAIL_SKILL_OPERATIONS)
+    roles = load_roles(ROLES_DIR, KNOWN_SKILLS, VOCABULARY)
+    granted = granted_operations(roles["notifier"], SKILL_OPERATIONS)
     assert granted == {
         Operation("execute", "tool://send_notification"): "send_notification_v1",
         Operation("write", "db://notifications"): "send_notification_v1",
     }
+
+
+def test_skill_operations_come_from_metadata_and_are_checked_against_the_vocabulary() -> None:
+    assert SKILL_OPERATIONS["cancel_pending_order_v1"] == {
+        Operation("read", "db://orders"),
+        Operation("write", "db://orders"),
+    }
+    assert SKILL_OPERATIONS["calculate_v1"] == frozenset()
+    catalog = load_catalog(DOMAIN.catalog)
+    cancel = catalog.get("cancel_pending_order_v1").metadata
+    wrong = cancel.model_copy(update={"operations": ("write db://flights",)})
+    with pytest.raises(RoleConfigError, match=r"cancel_pending_order_v1/metadata.yaml: operations"):
+        skill_operations([wrong], VOCABULARY)
+    bad_verb = cancel.model_copy(update={"operations": ("execute db://orders",)})
+    with pytest.raises(RoleConfigError, match="allows only read/write"):
+        skill_operations([bad_verb], VOCABULARY)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from roles_testkit import KNOWN_SKILLS, ROLES_DIR, role_data
+import yaml
+from roles_testkit import KNOWN_SKILLS, ROLES_DIR, VOCABULARY, role_data
 
 from skills.errors import RoleConfigError
 from skills.resources import Operation
@@ -17,7 +19,7 @@ WriteRole = Callable[..., Path]
 
 
 def test_real_role_files_load() -> None:
-    roles = load_roles(ROLES_DIR, KNOWN_SKILLS)
+    roles = load_roles(ROLES_DIR, KNOWN_SKILLS, VOCABULARY)
     assert set(roles) == {
         "order_query",
         "logistics_analyst",
@@ -38,7 +40,7 @@ def test_real_role_files_load() -> None:
 
 def test_valid_role_parses(write_role: WriteRole, tmp_path: Path) -> None:
     write_role(role_data())
-    role = load_roles(tmp_path, KNOWN_SKILLS)["reader"]
+    role = load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)["reader"]
     assert isinstance(role, RoleSpec)
     assert role.read == {"db://orders"}
     binding = role.binding("get_order_details_v1")
@@ -132,7 +134,7 @@ def test_startup_errors_name_file_and_problem(
 ) -> None:
     path = write_role(data)
     with pytest.raises(RoleConfigError) as info:
-        load_roles(tmp_path, KNOWN_SKILLS)
+        load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
     text = str(info.value)
     assert str(path) in text
     assert message in text
@@ -142,33 +144,33 @@ def test_startup_errors_name_file_and_problem(
 def test_malformed_yaml(write_role: WriteRole, tmp_path: Path) -> None:
     path = write_role("name: broken\npermissions: [read: \n  - x\n", "broken.yaml")
     with pytest.raises(RoleConfigError, match="malformed YAML") as info:
-        load_roles(tmp_path, KNOWN_SKILLS)
+        load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
     assert str(path) in str(info.value)
 
 
 def test_file_name_must_match_role_name(write_role: WriteRole, tmp_path: Path) -> None:
     write_role(role_data(name="reader"), "writer.yaml")
     with pytest.raises(RoleConfigError, match="does not match the file name"):
-        load_roles(tmp_path, KNOWN_SKILLS)
+        load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
 
 
 def test_top_level_must_be_mapping(write_role: WriteRole, tmp_path: Path) -> None:
     write_role("- just\n- a list\n", "listy.yaml")
     with pytest.raises(RoleConfigError, match="expected a mapping"):
-        load_roles(tmp_path, KNOWN_SKILLS)
+        load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
 
 
 def test_missing_or_empty_directory(tmp_path: Path) -> None:
     with pytest.raises(RoleConfigError, match="not found"):
-        load_roles(tmp_path / "nope", KNOWN_SKILLS)
+        load_roles(tmp_path / "nope", KNOWN_SKILLS, VOCABULARY)
     with pytest.raises(RoleConfigError, match="no role files"):
-        load_roles(tmp_path, KNOWN_SKILLS)
+        load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
 
 
 def test_matrix_file_is_not_a_role(write_role: WriteRole, tmp_path: Path) -> None:
     write_role(role_data())
     (tmp_path / "permission_matrix.yaml").write_text("roles: [reader]\n", encoding="utf-8")
-    assert set(load_roles(tmp_path, KNOWN_SKILLS)) == {"reader"}
+    assert set(load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)) == {"reader"}
 
 
 @pytest.mark.parametrize(
@@ -186,10 +188,10 @@ def test_a_version_pin_must_admit_the_loaded_version(
     path = write_role(role_data(skills=[{"skill_id": "get_order_details_v1", "version": pin}]))
     catalog = {**KNOWN_SKILLS, "get_order_details_v1": loaded}
     if admitted:
-        assert load_roles(tmp_path, catalog)["reader"].binding("get_order_details_v1")
+        assert load_roles(tmp_path, catalog, VOCABULARY)["reader"].binding("get_order_details_v1")
         return
     with pytest.raises(RoleConfigError) as info:
-        load_roles(tmp_path, catalog)
+        load_roles(tmp_path, catalog, VOCABULARY)
     text = str(info.value)
     assert str(path) in text and "\n" not in text
     assert (
@@ -199,13 +201,28 @@ def test_a_version_pin_must_admit_the_loaded_version(
 
 def test_model_tier_is_validated_and_exposed(write_role: WriteRole, tmp_path: Path) -> None:
     write_role(role_data(model_tier="large"))
-    assert load_roles(tmp_path, KNOWN_SKILLS)["reader"].model_tier == "large"
-    real = load_roles(ROLES_DIR, KNOWN_SKILLS)
+    assert load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)["reader"].model_tier == "large"
+    real = load_roles(ROLES_DIR, KNOWN_SKILLS, VOCABULARY)
     assert {role.model_tier for role in real.values()} <= {"rules", "small", "large"}
 
 
 def test_required_context_comes_from_the_binding(write_role: WriteRole, tmp_path: Path) -> None:
     write_role(role_data())
-    role = load_roles(tmp_path, KNOWN_SKILLS)["reader"]
+    role = load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)["reader"]
     assert role.required_context("get_order_details_v1") == ("user_id",)
     assert role.required_context("cancel_pending_order_v1") == ()
+
+
+def test_domain_context_keys_come_from_the_vocabulary(tmp_path: Path) -> None:
+    binding = {
+        "skill_id": "get_order_details_v1",
+        "version": "1.x",
+        "required_context": ["order_id"],
+    }
+    (tmp_path / "reader.yaml").write_text(yaml.safe_dump(role_data(skills=[binding])))
+    assert load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)["reader"].skills[0].required_context == (
+        "order_id",
+    )
+    without = dataclasses.replace(VOCABULARY, context=frozenset())
+    with pytest.raises(RoleConfigError, match="unknown context key 'order_id'"):
+        load_roles(tmp_path, KNOWN_SKILLS, without)

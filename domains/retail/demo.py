@@ -1,4 +1,4 @@
-"""`make demo`: the main job end to end on the embedded database.
+"""`make demo` (`python -m domains.retail.demo`): the main job end to end on the embedded database.
 
 1. start (or attach to) the database and load the seeded reference data;
 2. print the database status and one delayed order with its tracking history;
@@ -20,8 +20,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from checkpoints import outbox
+from checkpoints.opening import Pool
 from domains.retail.storage.generator import generate_reference
-from domains.retail.storage.reads import fetch_order
+from domains.retail.storage.reads import demo_subjects, fetch_order
 from domains.retail.storage.tracking_store import fetch_tracking
 from graphs.api import RunReport, run_request
 from rolegraph_cli.common import open_project_database
@@ -51,10 +52,8 @@ async def _prepare() -> dict[str, str]:
     async with open_project_database() as db, db.pool.connection() as conn:
         summary = await generate_reference(conn)
         print(f"   {summary}")
-        cur = await conn.execute(_PICK_SUBJECTS)
-        row = await cur.fetchone()
-        assert row is not None, "the reference data has no delayed shipment"
-        subjects = {k: str(v) for k, v in row.items()}
+        subjects = await demo_subjects(conn)
+        assert subjects is not None, "the reference data has no delayed shipment"
         _banner(f"2. Order {subjects['delayed_order']} and its tracking history")
         order = await fetch_order(conn, subjects["delayed_order"])
         assert order is not None
@@ -94,7 +93,7 @@ async def _three_requests(session: Any, s: dict[str, str], sink: LocalMailSink) 
     return cancel.thread_id
 
 
-async def _show_delivery(pool: Any, sink: LocalMailSink) -> None:
+async def _show_delivery(pool: Pool, sink: LocalMailSink) -> None:
     """Wait (bounded) for the in-process worker to empty the outbox, then show the mail."""
     async with pool.connection() as conn:
         counts = await outbox.status_counts(conn)
@@ -147,22 +146,6 @@ def _cli(*args: str) -> None:
 def _banner(title: str) -> None:
     print(f"\n== {title}")
 
-
-_PICK_SUBJECTS = """
-WITH delayed AS (
-    SELECT o.order_id, o.user_id, t.tracking_id
-    FROM shipments s
-    JOIN fulfillment_tracking_ids t ON t.tracking_id = s.tracking_id
-    JOIN orders o ON o.order_id = t.order_id
-    WHERE s.status = 'delayed' AND o.status = 'processed'
-    ORDER BY o.order_id LIMIT 1
-), pending AS (
-    SELECT order_id, user_id FROM orders WHERE status = 'pending' ORDER BY order_id LIMIT 1
-)
-SELECT d.order_id AS delayed_order, d.user_id AS delayed_user, d.tracking_id,
-       p.order_id AS pending_order, p.user_id AS pending_user
-FROM delayed d, pending p
-"""
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,4 +1,4 @@
-"""Open everything durable in one place: pool, migrations, saver and store.
+"""Opening the database: pool, migrations, saver and store, in one place.
 
 `open_database` is the one entry point; the CLI, the graph entrypoint and the
 tests all go through it so a connection is configured the same way

@@ -1,4 +1,4 @@
-"""One writer per thread across processes, without holding a pooled connection.
+"""Thread locks: one writer per thread across processes, without holding a pooled connection.
 
 The lock is a Postgres session advisory lock on a connection of its own,
 outside the pool: a run that holds it for minutes (waiting on a model, say)
@@ -10,23 +10,31 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import psycopg
+from psycopg.rows import dict_row
 
 from checkpoints.errors import InvalidArgument
+from checkpoints.opening import Pool
 
 CONNECT_TIMEOUT_SECONDS = 10
 
 
 @asynccontextmanager
-async def thread_lock(pool: Any, thread_id: str) -> AsyncIterator[None]:
+async def thread_lock(pool: Pool, thread_id: str) -> AsyncIterator[None]:
     """Hold `thread_id`'s lock for the block, or refuse at once if another process has it."""
-    settings = {**pool.kwargs, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT_SECONDS}
-    conn = await psycopg.AsyncConnection.connect(pool.conninfo, **settings)
+    if not isinstance(pool.conninfo, str):
+        raise TypeError("thread_lock needs a pool opened from a URL (checkpoints.pool.open_pool)")
+    conn = await psycopg.AsyncConnection.connect(
+        pool.conninfo,
+        autocommit=True,
+        row_factory=dict_row,
+        prepare_threshold=None,
+        connect_timeout=CONNECT_TIMEOUT_SECONDS,
+    )
     try:
         cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (thread_id,))
-        row: Any = await cur.fetchone()
+        row = await cur.fetchone()
         if not row or not row["ok"]:
             raise InvalidArgument(
                 f"thread {thread_id!r} is being run by another process; try again when it stops"
@@ -36,7 +44,7 @@ async def thread_lock(pool: Any, thread_id: str) -> AsyncIterator[None]:
         await conn.close()
 
 
-async def is_running(pool: Any, thread_id: str) -> bool:
+async def is_running(pool: Pool, thread_id: str) -> bool:
     """Whether some live process holds `thread_id`'s lock right now."""
     async with pool.connection() as conn:
         cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS free", (thread_id,))
