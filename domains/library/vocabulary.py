@@ -44,7 +44,8 @@ _PHRASES: dict[str, re.Pattern[str]] = {
         r"\b(librarian|human|real person|speak to (someone|a person|staff))\b|人工|馆员|真人", _I
     ),
     "waive_fine": re.compile(
-        r"\b(waive|forgive|remove|cancel)\b.*\bfines?\b|免除罚款|免罚|减免", _I
+        r"\b(waive|forgive|remove|cancel)\b.*\bfines?\b|(免除|取消|减免).*罚款|罚款.*(免除|减免)|免罚",
+        _I,
     ),
     "renew_loan": re.compile(r"\b(renew|extend)\w*\b|续借", _I),
     "loan_status": re.compile(
