@@ -1,15 +1,17 @@
 """Sentences of the library desk's answers, and what its reviewer checks in them.
 
-Payloads are read through the skills' result models, never by guessing keys;
-text that comes from data (a book title, a policy passage) is quoted with the
-harness's `quote_data`, never obeyed.
+Payloads are read through the skills' result models, never by guessing keys:
+one that does not fit its model is not described. Text that comes from data
+(a book title, a policy passage) is quoted with `quote_data`, never obeyed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from domains.library.tools.results import (
     BookResult,
@@ -21,13 +23,17 @@ from domains.library.tools.results import (
 from nodes.contracts import Decision, Task, TaskOutcome
 from nodes.quoting import quote_data
 
+Model = TypeVar("Model", bound=BaseModel)
+WRITES = frozenset({"renew_loan_v1", "waive_fine_v1"})
+"""Writes on a loan: once one succeeded, the loan list read before it is stale."""
+
 REFUSALS: Mapping[str, str] = {
     "out_of_scope": (
         "I can help with your loans, renewals, fines, book availability and the loan policy. "
         "That request is outside what the loans desk can do."
     ),
     "no_customer": "I could not find your library membership; please check your member id.",
-    "foreign": "I can only discuss your own loans; that loan id is not one of yours.",
+    "foreign": "I can't find {ids} among your loans, so I can't act on it.",
 }
 
 
@@ -90,6 +96,13 @@ _DESCRIBE: Mapping[str, Callable[[Any], list[str]]] = {
 }
 
 
+def _parse(model: type[Model], payload: Any) -> Model | None:
+    try:
+        return model.model_validate(payload)
+    except ValidationError:
+        return None
+
+
 class LibraryAnswers:
     """`DomainAnswers` of the library desk."""
 
@@ -100,10 +113,29 @@ class LibraryAnswers:
         "is queued for delivery": "send_notification_v1",
     }
     refusals: Mapping[str, str] = REFUSALS
+    foreign: Mapping[str, str] = {"loan_ids": "another loan"}
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         sentences = _DESCRIBE.get(task.skill)
-        return sentences(outcome.payload) if sentences else []
+        try:
+            return sentences(outcome.payload) if sentences else []
+        except ValidationError:
+            return []  # not the skill's result shape: said nothing rather than guessed
+
+    def supersedes(self, write: Task, read: Task) -> bool:
+        return write.skill in WRITES and read.skill == "get_member_loans_v1"
+
+    def own_ids(self, outcome: TaskOutcome) -> tuple[str, ...]:
+        if outcome.skill != "get_member_loans_v1":
+            return ()
+        member = _parse(MemberLoansResult, outcome.payload)
+        return tuple(loan.loan_id for loan in member.loans) if member else ()
+
+    def stance(self, outcome: TaskOutcome) -> None:
+        return None  # no library plan asks several roles one question
+
+    def binding_reason(self, task: Task) -> str | None:
+        return None  # the only marker (the loan summary) needs nothing from the member
 
     def decision(self, decision: Decision) -> str:
         return f"Most likely: {decision.answer}."

@@ -11,6 +11,7 @@ from domains.library.answers import LibraryAnswers
 from domains.library.commands import data_cmd
 from domains.library.planning import LibraryPlanning
 from domains.library.records import LibraryRecords
+from domains.library.storage.seed import LibrarySeed
 from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec
 from skills.resources import ResourceVocabulary
 
@@ -39,6 +40,9 @@ RESOURCES = ResourceVocabulary(
     tools=frozenset({"tool://send_notification"}),
     knowledge=frozenset({"loan_policy"}),
 )
+
+SEED = LibrarySeed()
+"""`Domain.seed` once the harness's Domain has that field (issue 8, one owner per table)."""
 
 DOMAIN = Domain(
     name="library",

@@ -116,6 +116,11 @@ class LibraryPlanning:
             raise BindingError(marker, "the step it depends on returned nothing usable")
         return "\n".join(lines)
 
+    def summarize(self, results: Mapping[str, Any]) -> str:
+        """The loans the results show, one line each, as an approver reads them."""
+        lines = [line for payload in results.values() for line in _summary_lines(payload)]
+        return "\n".join(lines) or "No loan was read."
+
     def prepare_args(self, skill: str, args: Mapping[str, Any]) -> dict[str, Any]:
         return dict(args)  # every plan value already has its skill's shape
 

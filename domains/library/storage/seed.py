@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from checkpoints.runtime import Pool
 from domains.library.storage import store
 from domains.library.storage.models import LibraryData
 
@@ -22,3 +23,23 @@ async def load(conn: store.Conn, path: Path = DATA_FILE) -> dict[str, int]:
     async with conn.transaction():
         await store.replace_all(conn, data)
     return await store.counts(conn)
+
+
+class LibrarySeed:
+    """The data set for entry points that must work on a fresh database (Studio)."""
+
+    empty_hint = (
+        "load the library's members and books with `ROLEGRAPH_DOMAIN=library rolegraph data load`"
+    )
+
+    async def has_customers(self, pool: Pool) -> bool:
+        async with pool.connection() as conn:
+            return (await store.counts(conn))["members"] > 0
+
+    async def seed_if_empty(self, pool: Pool) -> str | None:
+        """Load the data set when no member is loaded; what was loaded, else None."""
+        if await self.has_customers(pool):
+            return None
+        async with pool.connection() as conn:
+            loaded = await load(conn)
+        return "loaded " + ", ".join(f"{n} {table}" for table, n in loaded.items())

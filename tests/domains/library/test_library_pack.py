@@ -10,6 +10,9 @@ import pytest
 
 from checkpoints.runtime import Database
 from domains.library.pack import DOMAIN as LIBRARY
+from domains.library.pack import SEED
+from domains.library.storage import store
+from domains.library.storage.models import LibraryData
 from nodes.contracts import Task, TaskOutcome
 from nodes.domain import load_domain
 from nodes.errors import BindingError, PreconditionFailed
@@ -136,3 +139,27 @@ def _done(skill: str, payload: Any) -> TaskOutcome:
     return TaskOutcome(
         task_id="t1", skill=skill, role="circulation_desk", status="succeeded", payload=payload
     )
+
+
+async def test_what_answers_keep_quiet_about_and_what_they_own(library_db: Database) -> None:
+    loans = await _payload(library_db, "get_member_loans_v1", {"member_id": "M-1001"}, "M-1001")
+    answers = LIBRARY.answers
+    assert answers.own_ids(_done("get_member_loans_v1", loans)) == ("LN-20002", "LN-20001")
+    assert answers.supersedes(_task("renew_loan_v1"), _task("get_member_loans_v1"))
+    assert not answers.supersedes(_task("get_book_v1"), _task("get_member_loans_v1"))
+    # A payload that is not the skill's result shape is not described, never guessed at.
+    assert answers.describe(_task("renew_loan_v1"), _done("renew_loan_v1", {"due": "soon"})) == []
+    assert LIBRARY.planning.summarize({"t1": loans}).splitlines()[0] == (
+        "Loan LN-20002: due 2026-10-26"
+    )
+
+
+async def test_an_empty_database_is_seeded_once(library_db: Database) -> None:
+    empty = LibraryData(members=(), books=(), copies=(), loans=())
+    async with library_db.pool.connection() as conn, conn.transaction():
+        await store.replace_all(conn, empty)
+    assert not await SEED.has_customers(library_db.pool)
+    assert await SEED.seed_if_empty(library_db.pool) == (
+        "loaded 3 holds, 8 loans, 18 copies, 15 books, 5 members"
+    )
+    assert await SEED.seed_if_empty(library_db.pool) is None

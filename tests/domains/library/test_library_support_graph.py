@@ -159,7 +159,7 @@ async def test_a_renewal_with_an_email_queues_the_new_due_date(desk: Desk) -> No
 async def test_another_members_loan_is_refused_before_planning(desk: Desk) -> None:
     done = await run_request(desk.graph, desk.ctx, text="renew LN-20005", user_id="M-1001")
     assert done.status == "refused" and done.plan == []
-    assert done.answer == REFUSALS["foreign"]
+    assert done.answer == REFUSALS["foreign"].format(ids="LN-20005")
     assert (await _loan(desk.db, "LN-20005")).renewals == 2
 
 
