@@ -114,6 +114,8 @@ class LibraryAnswers:
     }
     refusals: Mapping[str, str] = REFUSALS
     foreign: Mapping[str, str] = {"loan_ids": "another loan"}
+    reasons: Mapping[str, str] = {}
+    """The harness's generic failure reasons fit the desk; its tools' own errors are one line."""
 
     def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
         sentences = _DESCRIBE.get(task.skill)
