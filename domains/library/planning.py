@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from domains.library.tools.loans import MAX_RENEWALS
 from domains.library.tools.results import LoanResult, MemberLoansResult
 from domains.library.vocabulary import slot
 from nodes.contracts import Plan, Task, Understanding
 from nodes.errors import BindingError, PreconditionFailed
 
+Model = TypeVar("Model", bound=BaseModel)
 DESK, FINES, NOTIFIER = "circulation_desk", "fines_officer", "notifier"
 LOAN_SUMMARY = "loan_summary"
 _PRECONDITIONS = {
@@ -111,15 +113,14 @@ class LibraryPlanning:
     def bind(self, marker: str, results: Mapping[str, Any]) -> Any:
         if marker != LOAN_SUMMARY:
             raise BindingError(marker, "the library desk has no such value")
-        lines = [line for payload in results.values() for line in _summary_lines(payload)]
+        lines = _summary(results)
         if not lines:
             raise BindingError(marker, "the step it depends on returned nothing usable")
         return "\n".join(lines)
 
     def summarize(self, results: Mapping[str, Any]) -> str:
         """The loans the results show, one line each, as an approver reads them."""
-        lines = [line for payload in results.values() for line in _summary_lines(payload)]
-        return "\n".join(lines) or "No loan was read."
+        return "\n".join(_summary(results)) or "No loan was read."
 
     def prepare_args(self, skill: str, args: Mapping[str, Any]) -> dict[str, Any]:
         return dict(args)  # every plan value already has its skill's shape
@@ -132,7 +133,9 @@ class LibraryPlanning:
         loan = _loan_read_earlier(str(args.get("loan_id")), results)
         if loan is None:
             return  # not among the member's loans: the write itself answers not found
-        if skill == "renew_loan_v1" and (loan.returned_on is not None or loan.renewals >= 2):
+        if skill == "renew_loan_v1" and (
+            loan.returned_on is not None or loan.renewals >= MAX_RENEWALS
+        ):
             raise PreconditionFailed(f"loan {loan.loan_id} cannot be renewed; this is only "
                                      f"possible {_PRECONDITIONS[skill]}")  # fmt: skip
         if skill == "waive_fine_v1" and (loan.fine_cents == 0 or loan.fine_waived):
@@ -145,28 +148,37 @@ class LibraryPlanning:
 
 def _loan_read_earlier(loan_id: str, results: Mapping[str, Any]) -> LoanResult | None:
     for payload in results.values():
-        try:
-            loans = MemberLoansResult.model_validate(payload).loans
-        except ValidationError:
-            continue
+        member = _parse(MemberLoansResult, payload)
+        loans = member.loans if member else ()
         found = next((loan for loan in loans if loan.loan_id == loan_id), None)
         if found is not None:
             return found
     return None
 
 
-def _summary_lines(payload: Any) -> list[str]:
-    try:
-        loan = LoanResult.model_validate(payload)
-    except ValidationError:
-        pass
-    else:
+def _summary(results: Mapping[str, Any]) -> list[str]:
+    """One line per loan: the loans a write changed, else the open loans read.
+
+    A loan list read before a write is stale once the write succeeded, so it
+    is summarised only when no write result is among the results.
+    """
+    written = [_parse(LoanResult, payload) for payload in results.values()]
+    changed = [loan for loan in written if loan is not None]
+    if changed:
         return [
             f"Loan {loan.loan_id}: due {loan.due_on.isoformat()}, fine ${loan.fine_cents / 100:.2f}"
+            for loan in changed
         ]
+    lines = []
+    for payload in results.values():
+        member = _parse(MemberLoansResult, payload)
+        open_loans = [loan for loan in member.loans if loan.returned_on is None] if member else []
+        lines += [f"Loan {loan.loan_id}: due {loan.due_on.isoformat()}" for loan in open_loans]
+    return lines
+
+
+def _parse(model: type[Model], payload: Any) -> Model | None:
     try:
-        member = MemberLoansResult.model_validate(payload)
+        return model.model_validate(payload)
     except ValidationError:
-        return []
-    open_loans = [loan for loan in member.loans if loan.returned_on is None]
-    return [f"Loan {loan.loan_id}: due {loan.due_on.isoformat()}" for loan in open_loans]
+        return None

@@ -11,7 +11,7 @@ import pytest
 from checkpoints.runtime import Database
 from domains.library.pack import DOMAIN as LIBRARY
 from domains.library.pack import SEED
-from domains.library.storage import store
+from domains.library.storage import seed, store
 from domains.library.storage.models import LibraryData
 from nodes.contracts import Task, TaskOutcome
 from nodes.domain import load_domain
@@ -101,6 +101,11 @@ async def test_the_summary_binds_from_real_results(library_db: Database) -> None
     loans = await _payload(library_db, "get_member_loans_v1", {"member_id": "M-1001"}, "M-1001")
     summary = LIBRARY.planning.bind("loan_summary", {"t1": loans})
     assert summary == "Loan LN-20002: due 2026-10-26\nLoan LN-20001: due 2026-11-23"
+    renewed = await _payload(library_db, "renew_loan_v1", {"loan_id": "LN-20001"}, "M-1001")
+    after = LIBRARY.planning.bind("loan_summary", {"t1": loans, "t2": renewed})
+    assert after == "Loan LN-20001: due 2026-12-07, fine $0.00"  # the stale list is left out
+    async with library_db.pool.connection() as conn:
+        await seed.load(conn)  # the renewal above is undone for the tests after this one
     with pytest.raises(BindingError):
         LIBRARY.planning.bind("loan_summary", {"t1": {"unrelated": True}})
 

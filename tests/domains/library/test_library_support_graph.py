@@ -154,6 +154,7 @@ async def test_a_renewal_with_an_email_queues_the_new_due_date(desk: Desk) -> No
     async with desk.db.pool.connection() as conn:
         (row,) = [r for r in await outbox.list_rows(conn) if r.user_id == "M-1002"]
     assert "Loan LN-20003: due 2026-12-15" in row.body and row.recipient == "liang.wei@example.org"
+    assert "2026-12-01" not in row.body  # the loan list read before the renewal is stale
 
 
 async def test_another_members_loan_is_refused_before_planning(desk: Desk) -> None:
