@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from checkpoints.errors import DataFormatError
 from checkpoints.runtime import Pool
 from domains.library.storage import store
 from domains.library.storage.models import LibraryData
@@ -13,8 +16,21 @@ DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "library.json"
 
 
 def read_data(path: Path = DATA_FILE) -> LibraryData:
-    """The data set, validated (a malformed file is a `ValidationError` naming the field)."""
-    return LibraryData.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    """The data set, validated; a missing or malformed file is a one-line `DataFormatError`."""
+    try:
+        return LibraryData.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise DataFormatError(
+            f"{path}: cannot read it ({exc.strerror}); pass a JSON data set"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise DataFormatError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "(file)"
+        raise DataFormatError(
+            f"{path}: {where}: {error['msg']}; see {DATA_FILE.name} in the pack for the shape"
+        ) from None
 
 
 async def load(conn: store.Conn, path: Path = DATA_FILE) -> dict[str, int]:
