@@ -181,3 +181,8 @@ async def test_asking_for_a_librarian_hands_the_thread_over(desk: Desk) -> None:
     )
     assert done.status == "interrupted" and done.plan == []
     assert [i["kind"] for i in done.interrupts] == ["escalation"]
+    replied = await resume_thread(
+        desk.graph, desk.ctx, done.thread_id, decision="reply",
+        message="A librarian will call you today.", actor=OPERATOR,
+    )  # fmt: skip
+    assert replied.status == "completed" and "A librarian will call you today." in replied.answer
