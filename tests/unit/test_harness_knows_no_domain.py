@@ -6,13 +6,14 @@ The names come from the packs themselves (catalog folders, `Domain` intents
 and slots, `CREATE TABLE` statements), so a new skill, intent or table is
 covered without editing this test. Names with an underscore
 (`cancel_pending_order_v1`, `order_ids`) are looked for in any text, prompts
-and docstrings included; plain words (`notify`, `address`) only in string
-literals and attribute names; tables only where SQL or a `db://` resource
+and docstrings included; plain words (`notify`, `address`) only where code
+names them (a one-word string literal, an attribute), not in prose; tables only where SQL or a `db://` resource
 names them (`FROM orders`), since `orders` and `holds` are also English.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import token
@@ -64,10 +65,8 @@ def _word(name: str, *, flags: int = 0) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", flags)
 
 
-def _patterns(
-    names: Names, package: str
-) -> tuple[dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]:
-    """(looked for in any text, looked for in code only)."""
+def _patterns(names: Names, package: str) -> tuple[dict[str, re.Pattern[str]], frozenset[str]]:
+    """(patterns looked for in any text, words looked for in code only)."""
     anywhere = {n: _word(n) for n in names.words if "_" in n}
     for table in names.tables:
         name = re.escape(table)
@@ -75,7 +74,7 @@ def _patterns(
         anywhere[table] = re.compile(sql)  # SQL here is upper case; "the table holds" is prose
     if package in NAMED_NOWHERE:
         anywhere |= {p: _word(p, flags=re.IGNORECASE) for p in PACKS}
-    code = {n: _word(n) for n in names.words if "_" not in n}
+    code = frozenset(n for n in names.words if "_" not in n)
     return anywhere, code
 
 
@@ -87,15 +86,17 @@ def _harness_files() -> Iterator[Path]:
 
 
 def _code_words(source: str) -> Iterator[tuple[int, str]]:
-    """(line, text) of non-docstring string literals and attribute names (`slots.address`)."""
+    """(line, name) of code that names something: a string literal that is
+    exactly one word (`slots["address"]`, `"notify" in intents`) or an
+    attribute (`slots.address`). Prose in strings, comments and docstrings is not."""
     previous = (token.NEWLINE, "")
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        statement_start = previous[0] in (token.NEWLINE, token.INDENT, token.DEDENT, token.NL)
-        if (
-            (tok.type == token.STRING and not statement_start)
-            or tok.type == getattr(token, "FSTRING_MIDDLE", -1)
-            or (tok.type == token.NAME and previous == (token.OP, "."))
-        ):
+        prefix = re.match(r"[A-Za-z]*", tok.string)
+        if tok.type == token.STRING and "f" not in (prefix.group() if prefix else "").lower():
+            value = ast.literal_eval(tok.string)
+            if isinstance(value, str) and re.fullmatch(r"[a-z_]+", value):
+                yield tok.start[0], value
+        elif tok.type == token.NAME and previous == (token.OP, "."):
             yield tok.start[0], tok.string
         if tok.type not in (token.COMMENT, token.NL):
             previous = (tok.type, tok.string)
@@ -115,10 +116,9 @@ def _hits_in(path: Path, names: Names, rel: str = "nodes/sample.py") -> Iterator
                 yield f"{rel}:{lineno}: {name}"
     if path.suffix != ".py":
         return
-    for lineno, chunk in _code_words(text):
-        for name, pattern in code.items():
-            if pattern.search(chunk) and (name, rel) not in ALLOWED:
-                yield f"{rel}:{lineno}: {name}"
+    for lineno, word in _code_words(text):
+        if word in code and (word, rel) not in ALLOWED:
+            yield f"{rel}:{lineno}: {word}"
 
 
 def _all_names() -> Names:
@@ -150,7 +150,7 @@ def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
         'address = "x"  # notify\n'
         'rows = "SELECT * FROM loans"\n'
         'if "notify" in intents and slots.address:\n'
-        "    pass\n"
+        '    hint = "write the address as street, city"\n'
     )
     sample = tmp_path / "sample.py"
     sample.write_text(source, encoding="utf-8")
