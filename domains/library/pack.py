@@ -1,0 +1,61 @@
+"""The library desk's `Domain`: every library-specific part the harness is handed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from checkpoints.migrations import MigrationSource
+from checkpoints.runtime import Pool
+from domains.library import vocabulary
+from domains.library.answers import LibraryAnswers
+from domains.library.commands import data_cmd
+from domains.library.planning import LibraryPlanning
+from domains.library.records import LibraryRecords
+from domains.library.storage.seed import LibrarySeed
+from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec
+from skills.resources import ResourceVocabulary
+
+HERE = Path(__file__).resolve().parent
+
+
+class LibraryUnderstanding:
+    """`DomainUnderstanding` of the library desk: ids and phrases, no data words."""
+
+    intents: tuple[IntentSpec, ...] = vocabulary.INTENTS
+    slots: tuple[SlotSpec, ...] = vocabulary.SLOTS
+
+    async def lexicon(self, pool: Pool) -> Lexicon:
+        return {}  # every id the desk reads has a fixed shape; no titles are needed
+
+    def read(
+        self, text: str, lexicon: Lexicon
+    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        return vocabulary.read(text)
+
+
+RESOURCES = ResourceVocabulary(
+    data=frozenset(
+        {"db://members", "db://books", "db://loans", "db://holds", "db://notifications"}
+    ),
+    tools=frozenset({"tool://send_notification"}),
+    knowledge=frozenset({"loan_policy"}),
+)
+
+SEED = LibrarySeed()
+"""`Domain.seed` once the harness's Domain has that field (issue 8, one owner per table)."""
+
+DOMAIN = Domain(
+    name="library",
+    catalog=HERE / "catalog",
+    roles=HERE / "roles",
+    knowledge=HERE / "knowledge",
+    prompts=HERE / "prompts",
+    migrations=MigrationSource("library", HERE / "sql"),
+    resources=RESOURCES,
+    understanding=LibraryUnderstanding(),
+    records=LibraryRecords(),
+    planning=LibraryPlanning(),
+    answers=LibraryAnswers(),
+    commands=(data_cmd,),
+    settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
+)

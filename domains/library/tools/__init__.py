@@ -1,0 +1,1 @@
+"""The library skills' logic; each catalog package's `executor.py` binds one of these."""
