@@ -18,7 +18,7 @@ DEFAULT_PATH = Path("docs") / "graph.mmd"
 
 
 def support_mermaid() -> str:
-    """The support graph, with the role nodes of `domains/retail/roles/`, as Mermaid text."""
+    """The support graph, with the role nodes of the chosen domain's roles, as Mermaid text."""
     _, roles = load_static_config()
     return build_support_graph(roles).compile().get_graph().draw_mermaid()
 

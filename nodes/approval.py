@@ -35,6 +35,7 @@ from nodes.state import (
     StateUpdate,
     SupportState,
     TaskOutcomeData,
+    plan_of,
     stored,
 )
 from skills.errors import SkillError
@@ -238,6 +239,7 @@ async def record_decisions(
     approver: Identity,
 ) -> None:
     by_id = {p.id: p for p in pending}
+    roles = {t.id: t.role for t in plan_of(state).tasks}
     async with ctx.pool.connection() as conn, conn.transaction():
         for request_id, d in decisions.items():
             request = by_id[request_id]
@@ -262,6 +264,7 @@ async def record_decisions(
                     thread_id=thread_id,
                     step=run_position().step,
                     node="approval",
+                    role=roles.get(request.task_id or ""),
                     skill=request.skill,
                     args_hash=hashed,
                     status=status,

@@ -8,6 +8,8 @@ It sends the draft back with feedback naming the offending text, at most
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -34,10 +36,11 @@ def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerd
         default=str,
         ensure_ascii=False,
     )
+    numbers = _numbers(evidence)
     feedback = [
         f"untraceable fact: {fact}"
         for fact in _facts(answers, draft)
-        if fact.lstrip("$") not in evidence
+        if not _traceable(fact, evidence, numbers)
     ]
     feedback += [f"unmasked PII: {email}" for email in EMAIL.findall(draft) if "***@" not in email]
     succeeded = {
@@ -95,3 +98,22 @@ def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
     if not any(o["status"] in ("succeeded", "rejected") for o in outcomes):
         return "failed"
     return "completed"
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _numbers(evidence: str) -> frozenset[Decimal]:
+    return frozenset(Decimal(n) for n in _NUMBER.findall(evidence))
+
+
+def _traceable(fact: str, evidence: str, numbers: frozenset[Decimal]) -> bool:
+    """A fact is backed when the evidence holds it, or, for an amount ("$3.50"),
+    the same number in any spelling (results store 3.5)."""
+    bare = fact.lstrip("$€£¥ ")
+    if bare in evidence:
+        return True
+    try:
+        return _NUMBER.fullmatch(bare) is not None and Decimal(bare) in numbers
+    except InvalidOperation:
+        return False

@@ -115,7 +115,7 @@ class SkillMetadata(_Frozen):
     risk: RiskLevel
     side_effect: bool
     operations: tuple[str, ...] = ()
-    """What the skill does to which of the domain's resources (`read db://orders`);
+    """What the skill does to which of the domain's resources (`read db://<table>`);
     checked against the domain's vocabulary and the permission matrix at start-up."""
     effect: Literal["transactional", "external"] = "transactional"
     """Whether the side effect commits in the database transaction that records

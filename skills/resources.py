@@ -2,8 +2,8 @@
 
 The domain declares its resources (a `ResourceVocabulary`); a role file, a
 skill's `operations:` and the permission matrix may name only those. An
-operation is a verb on a resource (`write db://orders`) or a bare capability
-(`http_call`). Both spellings `write db://orders` and `write:db://orders` are
+operation is a verb on a resource (`write db://<table>`) or a bare capability
+(`http_call`). Both spellings `write db://<table>` and `write:db://<table>` are
 accepted, so deny lists and the permission matrix read naturally.
 """
 
@@ -70,7 +70,7 @@ def looks_like_operation(text: str) -> bool:
 
 
 def parse_operation(text: str, vocabulary: ResourceVocabulary) -> Operation:
-    """Parse `http_call`, `write db://orders` or `write:db://orders`; ValueError if unknown."""
+    """Parse `http_call`, `write db://<table>` or `write:db://<table>`; ValueError if unknown."""
     text = text.strip()
     if text in BARE_OPERATIONS:
         return Operation(text)

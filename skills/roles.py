@@ -73,7 +73,7 @@ class RoleSpec(_Frozen):
 
     @property
     def read(self) -> frozenset[str]:
-        """Resources the role may read (`db://orders`, `kb://faq`, ...)."""
+        """Resources the role may read (`db://<table>`, `kb://<partition>`, ...)."""
         return frozenset(self.permissions.read)
 
     @property

@@ -37,10 +37,6 @@ REFUSALS: Mapping[str, str] = {
 }
 
 
-def _money(cents: int) -> str:
-    return f"${cents / 100:.2f}"
-
-
 def _loans(payload: Any) -> list[str]:
     member = MemberLoansResult.model_validate(payload)
     out = [loan for loan in member.loans if loan.returned_on is None]
@@ -53,7 +49,7 @@ def _loans(payload: Any) -> list[str]:
         )
         sentences = [f"You have {len(out)} book(s) on loan: {listed}."]
     if member.fines_cents:
-        sentences.append(f"Your unpaid fines come to {_money(member.fines_cents)}.")
+        sentences.append(f"Your unpaid fines come to ${member.fines_due}.")
     return sentences
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from checkpoints.migrations import MigrationSource
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.library import vocabulary
 from domains.library.answers import LibraryAnswers
 from domains.library.commands import data_cmd
@@ -41,9 +41,6 @@ RESOURCES = ResourceVocabulary(
     knowledge=frozenset({"loan_policy"}),
 )
 
-SEED = LibrarySeed()
-"""`Domain.seed` once the harness's Domain has that field (issue 8, one owner per table)."""
-
 DOMAIN = Domain(
     name="library",
     catalog=HERE / "catalog",
@@ -58,4 +55,5 @@ DOMAIN = Domain(
     answers=LibraryAnswers(),
     commands=(data_cmd,),
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
+    seed=LibrarySeed(),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.library.storage import store
 from domains.library.vocabulary import slot
 from nodes.contracts import Understanding

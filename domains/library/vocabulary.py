@@ -8,7 +8,6 @@ request, so "how many times can I renew?" is a policy question and
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, SlotSpec
@@ -100,13 +99,5 @@ def _ids(pattern: str, text: str) -> tuple[str, ...]:
 
 
 def slot(understanding: Understanding, name: str) -> tuple[str, ...]:
-    """The values of one slot, as a tuple, whichever container `Understanding.slots` is.
-
-    The harness is moving from a fixed `Slots` model to `dict[str, tuple[str, ...]]`
-    (issue 8); this one accessor is all the pack needs to change when it lands.
-    """
-    slots: object = understanding.slots
-    value = slots.get(name, ()) if isinstance(slots, Mapping) else getattr(slots, name, ())
-    if isinstance(value, tuple | list):
-        return tuple(str(v) for v in value)
-    return (str(value),) if value else ()
+    """The values intake read for one slot."""
+    return understanding.slot(name)

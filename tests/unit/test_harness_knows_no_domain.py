@@ -22,8 +22,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from nodes.domain import OUT_OF_SCOPE, Domain, load_domain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,11 +127,6 @@ def _all_names() -> Names:
     )
 
 
-@pytest.mark.xfail(
-    reason="issue 8: expected to fail until the harness de-retailing (helpers A–E) is merged;"
-    " the lead removes this marker after merging",
-    strict=False,
-)
 def test_no_harness_file_names_a_domain() -> None:
     names = _all_names()
     found = sorted({hit for path in _harness_files() for hit in _hits(path, names)})

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from checkpoints.errors import DataFormatError
-from checkpoints.runtime import Pool
+from checkpoints.opening import Pool
 from domains.library.storage import store
 from domains.library.storage.models import LibraryData
 

@@ -28,11 +28,13 @@ async def get_member_loans(
     if member is None:
         raise RecordNotFound("Member not found")
     loans = await store.loans_of(conn, member.member_id)
+    fines = sum(v.fine_cents for v in loans if not v.fine_waived)
     return MemberLoansResult(
         member_id=member.member_id,
         name=member.name,
         loans=tuple(loan_result(v) for v in loans),
-        fines_cents=sum(v.fine_cents for v in loans if not v.fine_waived),
+        fines_cents=fines,
+        fines_due=f"{fines / 100:.2f}",
     )
 
 

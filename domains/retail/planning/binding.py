@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nodes.errors import BindingError
-from nodes.quoting import as_document, quote_document
+from nodes.quoting import as_document, id_shapes, quote_document
 
 MARKERS = frozenset({"order_items", "order_payment", "summary"})
 _USER_PAYMENT = re.compile(r"user_payment:[a-z_]{1,30}")
@@ -84,9 +84,12 @@ def summarize_results(results: Mapping[str, Any]) -> str:
     """One line per result (shipment scans, order status), data quoted, never obeyed."""
     docs = {task_id: as_document(payload) for task_id, payload in results.items()}
     own = {str(d["order_id"]) for d in docs.values() if isinstance(d, dict) and "order_id" in d}
+    from domains.retail.pack import DOMAIN  # the pack imports this module
+
+    shapes = id_shapes(DOMAIN)
     lines = []
     for task_id, raw in docs.items():
-        doc = quote_document(raw, own_ids=own)
+        doc = quote_document(raw, own_ids=own, shapes=shapes)
         if isinstance(doc, dict) and "shipments" in doc:
             for shipment in doc["shipments"]:
                 last = (shipment.get("events") or [{}])[-1]

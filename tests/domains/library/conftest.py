@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from checkpoints.database import DatabaseTarget
-from checkpoints.runtime import Database, open_database
+from checkpoints.opening import Database, open_database
 from domains.library.pack import DOMAIN as LIBRARY
 from domains.library.storage import seed
 from nodes.domain import Domain

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.library.storage import store
 from tests.cli import run_cli
 

@@ -3,26 +3,24 @@ preconditions and binding on real payloads, answer sentences, ownership."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.library.pack import DOMAIN as LIBRARY
-from domains.library.pack import SEED
 from domains.library.storage import seed, store
 from domains.library.storage.models import LibraryData
-from nodes.contracts import Task, TaskOutcome
+from nodes.contracts import Task, TaskOutcome, Understanding
 from nodes.domain import load_domain
 from nodes.errors import BindingError, PreconditionFailed
+from nodes.intake.rules import understand
 from skills.context import RuntimeContext
 from skills.registry import load_catalog
 
 
-def _reading(text: str) -> SimpleNamespace:
-    intents, slots = LIBRARY.understanding.read(text, {})
-    return SimpleNamespace(intents=intents, slots=slots, masked_text=text)
+def _reading(text: str) -> Understanding:
+    return understand(text, LIBRARY.understanding, {})
 
 
 async def _payload(db: Database, skill: str, args: dict[str, Any], user: str) -> Any:
@@ -163,8 +161,8 @@ async def test_an_empty_database_is_seeded_once(library_db: Database) -> None:
     empty = LibraryData(members=(), books=(), copies=(), loans=())
     async with library_db.pool.connection() as conn, conn.transaction():
         await store.replace_all(conn, empty)
-    assert not await SEED.has_customers(library_db.pool)
-    assert await SEED.seed_if_empty(library_db.pool) == (
+    assert not await LIBRARY.seed.has_customers(library_db.pool)
+    assert await LIBRARY.seed.seed_if_empty(library_db.pool) == (
         "loaded 3 holds, 8 loans, 18 copies, 15 books, 5 members"
     )
-    assert await SEED.seed_if_empty(library_db.pool) is None
+    assert await LIBRARY.seed.seed_if_empty(library_db.pool) is None

@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 
 from checkpoints import ledger, outbox
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.library.pack import DOMAIN as LIBRARY
 from domains.library.storage import seed, store
 from skills.context import RuntimeContext

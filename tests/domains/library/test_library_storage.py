@@ -7,7 +7,7 @@ from datetime import date
 import psycopg
 import pytest
 
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.library.storage import seed, store
 
 

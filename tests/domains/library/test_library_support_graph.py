@@ -16,12 +16,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
 import pytest_asyncio
 
 from checkpoints import outbox
 from checkpoints.audit import fetch_audit_chain
-from checkpoints.runtime import Database
+from checkpoints.opening import Database
 from domains.library.answers import REFUSALS
 from domains.library.pack import DOMAIN as LIBRARY
 from domains.library.storage import store
@@ -31,11 +30,6 @@ from nodes.context import SupportContext
 from nodes.identity import Identity
 from tests.cli import run_cli
 
-pytestmark = pytest.mark.xfail(
-    reason="issue 8: the harness still reads retail vocabulary, resources and skill operations;"
-    " passes once helpers A–E are merged (remove this marker then)",
-    strict=False,
-)
 OPERATOR = Identity("operator", "test-librarian")
 
 
@@ -114,7 +108,7 @@ async def test_a_waiver_waits_for_a_librarian_and_another_process_resumes_it(
     waiver = [r.event for r in chain if r.event.skill == "waive_fine_v1"]
     assert [e.status for e in waiver] == ["approval_required", "approved", "success"]
     assert waiver[1].approval_id == waiver[2].approval_id == request["id"]
-    assert all(e.role == "fines_officer" for e in waiver)
+    assert [e.role for e in waiver] == ["fines_officer"] * 3
     again = run_cli(library_env, "resume", first.thread_id, "--decision", "approve")
     assert again.returncode == 2 and "nothing to resume" in again.stderr
 
