@@ -21,13 +21,13 @@ test: $(STAMP)
 	$(PYTEST)
 
 # What CI runs (.ci/run): format, lint (incl. blind excepts, complexity), strict types,
-# import contracts, then exactly `make test`'s command.
+# import contracts, then `make test` itself.
 check: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(PYTEST)
+	$(MAKE) test
 
 # LangGraph Studio against the support graph of langgraph.json (DATABASE_URL or the embedded server).
 studio: $(STAMP)

@@ -54,10 +54,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         check_argv(argv)
+        parser = build_parser()  # loads the domain pack, which adds its commands
     except RolegraphError as exc:
         print(f"rolegraph: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    args = build_parser().parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
     except BrokenPipeError:
