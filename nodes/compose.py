@@ -17,9 +17,9 @@ from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, Proposal, ReviewVerdict, Task, TaskOutcome
 from nodes.domain import Domain
 from nodes.failure_text import failure_sentence, step_name
-from nodes.intake.rules import mask_pii
 from nodes.quoting import IdShape, id_shapes, own_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
+from skills.pii import mask_pii
 
 NOTHING_DONE = "I could not complete your request."
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from nodes.contracts import Plan, TaskOutcome
 from nodes.domain import Domain
-from nodes.intake.rules import EMAIL, INJECTION_PATTERNS
+from nodes.intake.rules import INJECTION_PATTERNS
+from skills.pii import EMAIL
 
 MAX_QUOTE = 300
 """Characters of one quoted value."""

@@ -17,8 +17,8 @@ from langgraph.runtime import Runtime
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
 from nodes.domain import DomainAnswers
-from nodes.intake.rules import EMAIL
 from nodes.state import RunStatus, SupportState
+from skills.pii import EMAIL
 from skills.registry import SkillRegistry
 
 MAX_REVISIONS = 2

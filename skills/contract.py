@@ -221,6 +221,11 @@ class SkillContext(Protocol):
     @property
     def settings(self) -> Mapping[str, str]: ...
 
+    @property
+    def idempotency_key(self) -> str | None:
+        """The ledger key of this call (None for a direct call outside the chain)."""
+        ...
+
     async def recorded_effect(self, conn: Any) -> tuple[bool, Any]:
         """Whether this call's effect already committed, and its recorded payload."""
         ...

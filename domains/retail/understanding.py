@@ -27,7 +27,8 @@ from domains.retail.vocabulary import (
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, SlotSpec
 from nodes.intake import rules
-from nodes.intake.rules import EMAIL, any_match, compiled
+from nodes.intake.rules import any_match, compiled
+from skills.pii import EMAIL
 
 REFUSE_BULK = (
     "I can't change many orders or other customers' data at once; "

@@ -10,12 +10,9 @@ from functools import lru_cache
 from checkpoints.errors import ConfigurationError
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, DomainUnderstanding, Lexicon
+from skills.pii import mask_pii
 
-EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 CJK = re.compile(r"[\u4e00-\u9fff]")
-PHONE = re.compile(r"(?<![\w])(?:\+\d{1,3}[ -]?)?\(?\d{3}\)?[ -]\d{3}[ -]\d{4}(?!\d)")
-CN_MOBILE = re.compile(r"(?<!\d)(?:\+?86[ -]?)?1[3-9]\d{9}(?!\d)")
-CARD = re.compile(r"(?<!\d)\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?!\d)")
 _FULL_WIDTH = str.maketrans({"＃": "#", "，": ",", "。": ".", "？": "?", "！": "!", "：": ":"})
 
 # Attempts to instruct the assistant instead of asking it, in any domain.
@@ -74,14 +71,6 @@ def normalise(text: str) -> str:
 def screen_injection(lowered: str) -> bool:
     """True when the text tries to instruct the assistant instead of asking it."""
     return any_match(INJECTION_PATTERNS, lowered)
-
-
-def mask_pii(text: str) -> str:
-    """Mask emails, card numbers and phone numbers for logs and model prompts."""
-    text = EMAIL.sub(lambda m: m.group(0)[0] + "***@" + m.group(0).split("@")[1], text)
-    text = CARD.sub("[card]", text)
-    text = CN_MOBILE.sub("[phone]", text)
-    return PHONE.sub("[phone]", text)
 
 
 def any_match(patterns: Iterable[str], lowered: str) -> bool:

@@ -30,10 +30,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from nodes.contracts import Plan, Task, Tier, Understanding
 from nodes.domain import Domain, DomainPlanning
 from nodes.errors import BindingError, ModelOutputInvalid, PlanRejected
-from nodes.intake.rules import mask_pii
 from nodes.planner.binding import bind_args, marker_of
 from nodes.planner.validate import MAX_TASKS, validate_plan
 from skills.errors import SkillError
+from skills.pii import mask_pii
 from skills.registry import LoadedSkill, SkillRegistry
 from skills.roles import RoleSpec
 

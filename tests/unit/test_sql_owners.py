@@ -11,6 +11,8 @@ STATEMENT = re.compile(
     r"[\"'][^\"'\n]*\b(SELECT .+ FROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|TRUNCATE|"
     r"CREATE DATABASE|DROP DATABASE|pg_\w*advisory_\w+)\b"
 )
+
+
 # Moved by the other issue-8 branches (arbitrate's audit write, intake's ownership reads);
 # the lead empties this set when they are merged.
 def _outside_storage() -> dict[str, list[str]]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.intake.rules import mask_pii, normalise, screen_injection
+from nodes.intake.rules import normalise, screen_injection
+from skills.pii import mask_pii
 
 
 def test_normalise_collapses_whitespace_and_full_width_punctuation() -> None:
