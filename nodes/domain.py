@@ -158,7 +158,7 @@ class DomainPlanning(Protocol):
         ...
 
     def precondition_text(self, skill: str) -> str | None:
-        """What state the write needs, in customer words ("while the order is pending")."""
+        """What state the write needs, in customer words ("while the <record> is <state>")."""
         ...
 
     def summarize(self, results: Mapping[str, Any]) -> str:
@@ -202,7 +202,7 @@ class DomainAnswers(Protocol):
         ...
 
     def own_ids(self, outcome: TaskOutcome) -> tuple[str, ...]:
-        """Ids a succeeded result lists as the customer's own (e.g. their order list)."""
+        """Ids a succeeded result lists as the customer's own (e.g. a list of their records)."""
         ...
 
     def stance(self, outcome: TaskOutcome) -> Stance | None:
@@ -214,7 +214,7 @@ class DomainAnswers(Protocol):
         ...
 
     def target(self, task: Task) -> str:
-        """What a failed step was about (" for order #W…"), or ""."""
+        """What a failed step was about (" for <record> <id>"), or ""."""
         ...
 
     def binding_reason(self, task: Task) -> str | None:

@@ -194,7 +194,7 @@ class OutcomeUnknown(SkillError):
 
 
 class RecordNotFound(DomainError):
-    """A retail record (order, user, product, item, shipment) does not exist."""
+    """A domain record the call names does not exist."""
 
     code = "not_found"
 

@@ -1,4 +1,4 @@
-"""The format of a skill package's `test_cases/*.json` (see domains/retail/catalog/README.md)."""
+"""The format of a skill package's `test_cases/*.json` (see docs/writing-a-domain.md and domains/retail/catalog/README.md)."""
 
 from __future__ import annotations
 
