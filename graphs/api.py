@@ -48,6 +48,8 @@ class RunReport:
     interrupts: list[dict[str, Any]]
     answer: str
     audit_id: str | None
+    turn: int = 0
+    """Which turn of the thread's conversation this is (1 for the first)."""
     user_id: str | None = None
     trace: list[str] = field(default_factory=list)
 
@@ -79,11 +81,14 @@ async def run_request(
     actor: Identity | None = None,
     on_step: OnStep | None = None,
 ) -> RunReport:
-    """Run one customer request on a new thread until it ends or interrupts.
+    """Run one customer turn until it ends or interrupts: on a new thread, or
+    as the next turn of `thread_id`'s conversation.
 
     `actor` is who asks: the customer `user_id` itself when None (the caller
     authenticated them), or an operator acting for that customer. A customer
-    identity may only act for itself.
+    identity may only act for itself, and a thread only ever serves the
+    customer of its first turn. A thread whose last turn waits for a decision
+    or stopped before its end takes no new turn until it is resumed.
     """
     text, user_id = clean_text(text), clean_user_id(user_id)
     thread_id = clean_id(thread_id, name="the thread id") if thread_id is not None else None
@@ -95,10 +100,7 @@ async def run_request(
     thread_id = thread_id or new_thread_id()
     async with thread_lock(ctx.pool, thread_id):
         if (await graph.aget_state(_config(thread_id))).values:
-            raise InvalidArgument(
-                f"thread {thread_id!r} already exists; continue it with `rolegraph resume"
-                f" {thread_id}` or use a new --thread-id"
-            )
+            _check_new_turn(await report(graph, thread_id), user_id, actor)
         payload = {"text": text, "user_id": user_id}
         return await _advance(graph, ctx, payload, thread_id, actor, on_step)
 
@@ -195,6 +197,28 @@ def _checked(
     return answer.model_copy(update={"args": edited}).model_dump(mode="json")
 
 
+def _check_new_turn(current: RunReport, user_id: str, actor: Identity) -> None:
+    """Refuse a turn on another customer's thread, or on one whose last turn is not over."""
+    thread_id = current.thread_id
+    if current.user_id not in (None, "", user_id):
+        if not actor.is_operator:
+            raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
+        raise InvalidArgument(
+            f"thread {thread_id!r} is another customer's conversation; start a new thread"
+            f" for {user_id!r} (omit --thread-id)"
+        )
+    if current.status == "interrupted":
+        raise InvalidArgument(
+            f"thread {thread_id!r} is waiting for a decision on its last turn; answer it with"
+            f" `rolegraph resume {thread_id} --decision ...` before adding a turn"
+        )
+    if current.status == "crashed":
+        raise InvalidArgument(
+            f"thread {thread_id!r} stopped in the middle of its last turn; continue it with"
+            f" `rolegraph resume {thread_id}` before adding a turn"
+        )
+
+
 def _check_access(actor: Identity, current: RunReport, thread_id: str) -> None:
     if actor.user_id is not None and current.user_id != actor.user_id:
         raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
@@ -260,7 +284,8 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
     return RunReport(
         thread_id=thread_id,
         status=status,
-        user_id=values.get("user_id"),
+        turn=int(values.get("turn") or 0),
+        user_id=values.get("customer") or values.get("user_id"),
         intents=list((values.get("understanding") or {}).get("intents", [])),
         plan=[_task(t) for t in (values.get("plan") or {}).get("tasks", [])],
         interrupts=interrupts,

@@ -27,14 +27,17 @@ from nodes.routing import (
     when_nothing_ready,
 )
 from nodes.state import SupportInput, SupportState, TaskInput
+from nodes.turn import turn
 from skills.roles import RoleSpec
 
 
 def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, Any, Any]:
-    """One node per role, plus the request path of ARCHITECTURE.md §1."""
+    """One node per role, plus the request path of ARCHITECTURE.md §1; every run from
+    START is one turn of the thread's conversation (`nodes.turn`)."""
     g: StateGraph[Any, Any, Any, Any] = StateGraph(
         SupportState, context_schema=SupportContext, input_schema=SupportInput
     )
+    g.add_node("turn", turn)
     g.add_node("intake", intake)
     g.add_node("handoff", handoff)
     g.add_node("planner", planner)
@@ -51,7 +54,8 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_node("respond", respond)
 
     role_nodes = [node_name(r) for r in roles]
-    g.add_edge(START, "intake")
+    g.add_edge(START, "turn")
+    g.add_edge("turn", "intake")
     g.add_conditional_edges("intake", after_intake, ["compose", "handoff", "planner"])
     g.add_edge("handoff", "approval")
     g.add_conditional_edges("planner", after_planner, ["compose", "dispatch"])

@@ -19,6 +19,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from langchain_core.messages import HumanMessage, convert_to_messages
+
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.opening import Pool
 from nodes.domain import Domain
@@ -130,18 +132,38 @@ def clean_message(decision: str, value: object) -> str | None:
 
 
 def input_problem(payload: Mapping[str, Any]) -> str | None:
-    """What is wrong with a run input `{"text", "user_id"}`, in words, or None.
+    """What is wrong with a run input `{"text" | "messages", "user_id"}`, in words, or None.
 
-    For callers that refuse instead of raising: the intake node (served runs
-    reach the graph without the Python API) and the server's auth handlers.
+    With `messages` (a chat client's turn) the last human message is the
+    request text. For callers that refuse instead of raising: the intake node
+    (served runs reach the graph without the Python API) and the server's
+    auth handlers.
     """
     try:
-        clean_text(payload.get("text"))
+        given = payload.get("messages")
+        clean_text(payload.get("text") if given is None else last_human_text(given))
         if payload.get("user_id") is not None:
             clean_user_id(payload.get("user_id"))
     except InvalidArgument as exc:
         return str(exc)
     return None
+
+
+def last_human_text(messages: Any) -> str:
+    """The text of the last human message of chat input (LangChain messages or their dicts)."""
+    try:
+        parsed = convert_to_messages(messages if isinstance(messages, list) else [messages])
+    except (ValueError, TypeError, NotImplementedError) as exc:
+        raise InvalidArgument(
+            f'the messages are not chat messages ({str(exc).splitlines()[0][:80]}); send [{{"role": "user",'
+            ' "content": "..."}]'
+        ) from None
+    human = [m for m in parsed if isinstance(m, HumanMessage)]
+    if not human:
+        raise InvalidArgument(
+            'the messages hold no message from the customer; add {"role": "user", "content": "..."}'
+        )
+    return human[-1].text
 
 
 def value_problem(value: object, *, name: str = "the value") -> str | None:

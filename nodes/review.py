@@ -12,6 +12,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
@@ -76,9 +77,17 @@ async def review(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
 
 
 def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
-    """Publish the reviewed draft and the run's final status."""
+    """Publish the reviewed draft as the turn's answer (and its message) and final status."""
     status = final_status(state, runtime.context.registry)
-    return {"answer": state.get("draft") or "", "status": status, "trace": [f"respond: {status}"]}
+    answer = state.get("draft") or ""
+    # The id is the turn's: a respond that re-runs replaces its message, never repeats it.
+    message = AIMessage(content=answer, id=f"ans-{state.get('audit_id') or ''}")
+    return {
+        "answer": answer,
+        "status": status,
+        "messages": [message],
+        "trace": [f"respond: {status}"],
+    }
 
 
 def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:

@@ -13,6 +13,9 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypeVar, cast
 
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
 from pydantic import BaseModel
 
 # pydantic (which builds the JSON schemas Studio shows) needs this TypedDict on Python < 3.12.
@@ -140,13 +143,23 @@ class ReviewVerdictData(TypedDict):
 
 
 class SupportInput(TypedDict, total=False):
+    """One customer turn: `{"text": ...}`, or `{"messages": [...]}` as chat clients
+    send it (the last human message is the turn's text)."""
+
     text: str
     user_id: str
+    messages: Annotated[list[AnyMessage], add_messages]
 
 
 class SupportState(TypedDict, total=False):
-    text: str
+    # Conversation-scoped: carried from turn to turn (see `nodes.turn`).
+    messages: Annotated[list[AnyMessage], add_messages]  # the customer's turns and the answers
+    customer: str  # the customer the thread belongs to: its first turn's
+    turn: int  # turns started on this thread
+    turn_message: str  # id of the customer message the current turn answers
     user_id: str
+    # Turn-scoped: the turn node clears them at the start of every turn.
+    text: str
     audit_id: str
     understanding: UnderstandingData
     refusal: str | None
@@ -170,29 +183,34 @@ class SupportState(TypedDict, total=False):
 
 class StateUpdate(TypedDict, total=False):
     """What a node returns: a partial `SupportState`; in the keyed channels a
-    None value removes the key (see `merge`)."""
+    None value removes the key (see `merge`). None also clears a plain channel, and
+    `Overwrite` replaces a list: the turn node starts every turn so."""
 
-    text: str
+    messages: list[AnyMessage]
+    customer: str
+    turn: int
+    turn_message: str
     user_id: str
+    text: str
     audit_id: str
-    understanding: UnderstandingData
+    understanding: UnderstandingData | None
     refusal: str | None
-    handoff: bool
-    plan: PlanData
+    handoff: bool | None
+    plan: PlanData | None
     outcomes: dict[str, TaskOutcomeData | None]
     grants: dict[str, GrantData | None]
     pending: dict[str, ApprovalRequestData | None]
     decided: dict[str, HumanDecisionData | None]
-    decisions: list[DecisionData]
-    rounds: int
+    decisions: list[DecisionData] | Overwrite
+    rounds: int | None
     replan: list[str] | None
-    answer: str
-    draft: str
-    review: ReviewVerdictData
-    revisions: int
-    status: RunStatus
+    answer: str | None
+    draft: str | None
+    review: ReviewVerdictData | None
+    revisions: int | None
+    status: RunStatus | None
     human_reply: str | None
-    trace: list[str]
+    trace: list[str] | Overwrite
 
 
 class TaskInput(TypedDict):

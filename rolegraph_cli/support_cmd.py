@@ -21,10 +21,12 @@ EXIT_FAILED = 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = subparsers.add_parser("run", help="run one customer request")
+    run = subparsers.add_parser("run", help="run one customer turn (a new thread, or --thread-id)")
     run.add_argument("text")
     run.add_argument("--user-id", required=True, help="the authenticated customer")
-    run.add_argument("--thread-id")
+    run.add_argument(
+        "--thread-id", help="add the turn to this thread's conversation (same customer)"
+    )
     run.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     run.set_defaults(handler=lambda a: run_command(lambda: _run(a)))
     resume = subparsers.add_parser(
@@ -46,7 +48,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "inbox", help="requests waiting for an operator, with customer and age"
     )
     inbox.set_defaults(handler=lambda a: run_command(_inbox))
-    chat = subparsers.add_parser("chat", help="interactive session; approvals asked inline")
+    chat = subparsers.add_parser(
+        "chat", help="interactive conversation on one thread; approvals asked inline"
+    )
     chat.add_argument("--user-id", required=True)
     chat.set_defaults(handler=lambda a: run_command(lambda: _chat(a.user_id)))
 
@@ -55,8 +59,9 @@ async def _run(args: argparse.Namespace) -> int:
     thread_id = args.thread_id or new_thread_id()
     if not args.json:
         # Shown first, so a run that dies on the way can be continued by its id.
+        began = "new turn" if args.thread_id else "started"
         print(
-            f"thread {thread_id}: started (if it dies, `rolegraph resume {thread_id}` continues it)"
+            f"thread {thread_id}: {began} (if it dies, `rolegraph resume {thread_id}` continues it)"
         )
     async with open_session(quiet=args.json) as s:
         result = await run_request(
@@ -108,12 +113,14 @@ def _age(delta: timedelta) -> str:
 
 
 async def _chat(user_id: str) -> int:
+    thread_id = new_thread_id()
     async with open_session() as s:
-        print("rolegraph chat — empty line, Ctrl-D or Ctrl-C to quit")
+        print(f"rolegraph chat on thread {thread_id} — empty line, Ctrl-D or Ctrl-C to quit")
         while (text := _ask("you> ")) is not None:
             result = await run_request(
-                s.graph, s.ctx, text=text, user_id=user_id, on_step=_progress
-            )
+                s.graph, s.ctx, text=text, user_id=user_id, thread_id=thread_id,
+                on_step=_progress,
+            )  # fmt: skip
             while result.interrupts:
                 result = await _answer_inline(s, result)
             print(f"bot> {result.answer}")
@@ -199,7 +206,7 @@ def _print(result: RunReport, as_json: bool) -> int:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, default=str))
         return EXIT_FAILED if result.status == "failed" else 0
-    print(f"thread {result.thread_id}: {result.status}")
+    print(f"thread {result.thread_id}: {result.status} (turn {result.turn})")
     for request in result.interrupts:
         print(
             f"  pending {request['kind']} {request['id']}: {request['skill'] or '-'} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"

@@ -11,17 +11,13 @@ from checkpoints.errors import ConfigurationError
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec
-from nodes.handoff import new_audit_id
 from nodes.identity import identity_of
 from nodes.inputs import input_problem
-from nodes.intake.customer import resolve_customer
+from nodes.intake.customer import REFUSE_OTHER_CUSTOMER, Customer, resolve_customer
 from nodes.intake.rules import understand
 from nodes.models.ladder import model_understanding
 from nodes.state import SupportState
 
-REFUSE_REUSED = (
-    "This conversation has already handled a request; please start a new thread for a new one."
-)
 # What a domain does not word itself (`DomainAnswers.refusals`) is said this way.
 DEFAULT_REFUSALS = {
     "no_customer": "I can't find your customer account, so I can't look anything up.",
@@ -32,26 +28,24 @@ DEFAULT_REFUSALS = {
 
 async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
     ctx = runtime.context
-    if state.get("audit_id"):
-        # A thread carries one request: its outcomes, grants and audit id must
-        # never leak into another request (or another customer's).
-        return {"refusal": REFUSE_REUSED, "trace": ["intake: thread already used; refused"]}
     if refused := refuse_bad_input(state):
-        return refused
-    customer = resolve_customer(identity_of(get_config()), state.get("user_id"))
+        return {**refused, "user_id": state["customer"]} if state.get("customer") else refused
+    resolved = resolve_customer(identity_of(get_config()), state.get("user_id"))
+    customer = bound_customer(state, resolved)
     if customer.user_id is None:
+        why = "another customer's thread" if resolved.user_id else "no customer identity"
         return {
-            "audit_id": new_audit_id(),
-            "user_id": "",
+            # A refused turn leaves the thread its own customer, whoever asked.
+            "user_id": state.get("customer") or "",
             "refusal": customer.refusal,
-            "trace": ["intake: no customer identity; refused"],
+            "trace": [f"intake: {why}; refused"],
         }
     state = {**state, "user_id": customer.user_id}
     rules = understand(state.get("text") or "", ctx.domain.understanding, ctx.lexicon)
     understanding = await model_understanding(ctx, state, rules)
     return {
-        "audit_id": new_audit_id(),
         "user_id": customer.user_id,
+        "customer": customer.user_id,
         "understanding": understanding.model_dump(mode="json"),
         "refusal": await _refusal(ctx, customer.user_id, understanding),
         "handoff": any(_spec(ctx.domain, i).handoff for i in understanding.intents),
@@ -59,12 +53,18 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     }
 
 
-def refuse_bad_input(state: SupportState) -> dict[str, Any] | None:
-    """Served input reaches the graph unchecked: refuse what the API would reject.
+def bound_customer(state: SupportState, customer: Customer) -> Customer:
+    """`customer`, unless the thread belongs to another: a thread is one customer's
+    conversation, bound by its first turn."""
+    bound = state.get("customer")
+    if bound and customer.user_id not in (None, bound):
+        return Customer(None, REFUSE_OTHER_CUSTOMER)
+    return customer
 
-    No audit id is taken, so the thread still serves a corrected request.
-    """
-    problem = input_problem(state)
+
+def refuse_bad_input(state: SupportState) -> dict[str, Any] | None:
+    """Served input reaches the graph unchecked: refuse what the API would reject."""
+    problem = input_problem({"text": state.get("text"), "user_id": state.get("user_id")})
     if problem is None:
         return None
     return {"refusal": f"I can't read that request: {problem}.", "trace": ["intake: bad input"]}

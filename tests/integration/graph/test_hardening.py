@@ -1,4 +1,5 @@
-"""Resume values from outside, reused threads, races and recovered dependencies."""
+"""Resume values from outside, threads reused by another customer, races and recovered
+dependencies."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from langgraph.types import Command
 
 from checkpoints.errors import InvalidArgument
 from graphs.api import compile_support, report, resume_thread, run_request
+from nodes.identity import AUTH_USER_KEY, Identity
+from nodes.intake.customer import REFUSE_OTHER_CUSTOMER
 from skills.errors import UpstreamNetworkError
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders, with_executor
 from tests.support_fixtures import Support
@@ -70,20 +73,23 @@ async def test_edit_needs_a_request_id_when_several_wait(support: Support) -> No
     assert [await order_status(support.db.pool, o) for o in orders] == ["pending", "pending"]
 
 
-async def test_a_used_thread_never_serves_a_second_request(support: Support) -> None:
+async def test_another_customers_turn_on_a_used_thread_is_refused(support: Support) -> None:
     me, (mine,) = await user_with_orders(support.db.pool, "delivered", skip=4)
     other, (theirs,) = await user_with_orders(support.db.pool, "processed", skip=4)
     first = await run_request(support.graph, support.ctx, text=f"status of {mine}?", user_id=me)
     assert first.status == "completed" and mine in first.answer
-    # Studio / SDK style: new input on the same thread, another customer.
+    # Studio / SDK style: new input on the same thread, as another customer.
+    config = _config(first.thread_id)
+    config["configurable"][AUTH_USER_KEY] = Identity("customer", other).as_auth_user()
     await support.graph.ainvoke(
-        {"text": f"status of {theirs}?", "user_id": other},
-        _config(first.thread_id),
-        context=support.ctx,
+        {"text": f"status of {theirs}?", "user_id": other}, config, context=support.ctx
     )
     second = await report(support.graph, first.thread_id)
-    assert second.status == "refused"
-    assert mine not in second.answer and "new thread" in second.answer
+    assert second.status == "refused" and second.turn == 2
+    assert second.answer == REFUSE_OTHER_CUSTOMER
+    assert second.user_id == me  # the thread stays its first customer's
+    assert theirs not in second.answer and mine not in second.answer
+    assert not second.plan  # nothing of turn 1 is left, nothing of turn 2 was planned
 
 
 async def test_input_without_a_customer_is_refused_not_crashed(support: Support) -> None:

@@ -1,0 +1,81 @@
+"""The turn node: every run from START is one customer turn on the thread.
+
+A thread is a conversation. What belongs to the conversation (`messages`,
+the customer it is bound to, the turn counter) carries over; everything a
+turn works with — understanding, plan, outcomes, grants, pending requests,
+review, draft, answer, status, trace — starts clean, so nothing one turn
+found or was allowed can reach the next (a grant of turn 1 never authorises
+a call of turn 2). Each turn gets its own audit id; the audit events carry
+the thread id, which links a thread's turns.
+"""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage
+from langgraph.types import Overwrite
+
+from nodes.handoff import new_audit_id
+from nodes.state import StateUpdate, SupportState
+
+CONVERSATION_CHANNELS = frozenset({"messages", "customer", "turn", "turn_message", "user_id"})
+"""What a turn inherits from the thread; every other channel is the turn's own."""
+
+
+def turn(state: SupportState) -> StateUpdate:
+    """Start a turn: take its text, give it an audit id, clear the last turn's state."""
+    audit_id = new_audit_id()
+    number = int(state.get("turn") or 0) + 1
+    asked, is_new = turn_request(state, audit_id)
+    update = cleared(state)
+    update["turn"] = number
+    update["audit_id"] = audit_id
+    update["turn_message"] = asked.id or ""
+    update["trace"] = Overwrite([f"turn {number}: audit {audit_id}"])
+    if is_new:
+        update["messages"] = [asked]
+    else:
+        update["text"] = asked.text
+    return update
+
+
+def turn_request(state: SupportState, audit_id: str) -> tuple[HumanMessage, bool]:
+    """The customer message this turn answers, and whether the turn must add it.
+
+    A human message no earlier turn answered (a chat client's `{"messages":
+    [...]}`) is the request; otherwise the input was `{"text": ...}` and a new
+    message is made for it (id derived from the turn's audit id).
+    """
+    last = next(
+        (m for m in reversed(state.get("messages") or []) if isinstance(m, HumanMessage)), None
+    )
+    if last is not None and last.id != state.get("turn_message"):
+        return last, False
+    text = state.get("text")
+    # Unreadable input is intake's to refuse, with words; the message only mirrors it.
+    content = text if isinstance(text, str) else ""
+    return HumanMessage(content=content, id=f"ask-{audit_id}"), True
+
+
+def cleared(state: SupportState) -> StateUpdate:
+    """The writes that empty every turn-scoped channel but `text`, `audit_id` and
+    `trace`, which `turn` sets anew: keyed channels lose every key, lists are
+    replaced, the rest is set to None."""
+    return {
+        "outcomes": dict.fromkeys(state.get("outcomes") or {}),
+        "grants": dict.fromkeys(state.get("grants") or {}),
+        "pending": dict.fromkeys(state.get("pending") or {}),
+        "decided": dict.fromkeys(state.get("decided") or {}),
+        "decisions": Overwrite([]),
+        "understanding": None,
+        "plan": None,
+        "refusal": None,
+        "handoff": None,
+        "rounds": None,
+        "replan": None,
+        "answer": None,
+        "draft": None,
+        "review": None,
+        "revisions": None,
+        "status": None,
+        "human_reply": None,
+    }
