@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.serde.types import RESUME
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Command
+from langgraph.types import Command, Overwrite
 from pydantic import ValidationError
 
 from checkpoints.errors import InvalidArgument, NotFound
@@ -329,8 +329,13 @@ async def _advance(
     async for chunk in graph.astream(payload, config, context=ctx, stream_mode="updates"):
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):
-                on_step(node, update)
+                on_step(node, _written(update))
     return await report(graph, thread_id)
+
+
+def _written(update: dict[str, Any]) -> dict[str, Any]:
+    """A node's update as the values it wrote (a turn's reset `Overwrite`s unwrapped)."""
+    return {k: v.value if isinstance(v, Overwrite) else v for k, v in update.items()}
 
 
 def _config(thread_id: str) -> RunnableConfig:

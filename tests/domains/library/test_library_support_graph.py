@@ -180,3 +180,18 @@ async def test_asking_for_a_librarian_hands_the_thread_over(desk: Desk) -> None:
         message="A librarian will call you today.", actor=OPERATOR,
     )  # fmt: skip
     assert replied.status == "completed" and "A librarian will call you today." in replied.answer
+
+
+async def test_a_member_holds_a_conversation_of_two_turns(desk: Desk) -> None:
+    first = await run_request(desk.graph, desk.ctx, text="可以续借几次？", user_id="M-1004")
+    second = await run_request(
+        desk.graph, desk.ctx, text="What do I have on loan?", user_id="M-1004",
+        thread_id=first.thread_id,
+    )  # fmt: skip
+    assert (first.turn, second.turn) == (1, 2) and second.audit_id != first.audit_id
+    assert second.status == "completed" and second.intents == ["loan_status"]
+    assert [t["skill"] for t in second.plan] == ["get_member_loans_v1"]
+    state = await desk.graph.aget_state({"configurable": {"thread_id": first.thread_id}})
+    assert [m.text for m in state.values["messages"]] == [
+        "可以续借几次？", first.answer, "What do I have on loan?", second.answer,
+    ]  # fmt: skip
