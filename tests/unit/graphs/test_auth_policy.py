@@ -60,6 +60,18 @@ async def test_a_customer_run_acts_for_their_own_user_id_only() -> None:
     assert await _status(policy.on_run_create(ctx=ctx, value=_run(input="cancel"))) == 422
 
 
+async def test_a_customer_turn_may_come_as_chat_messages() -> None:
+    ctx = _ctx(CUSTOMER, "threads", "create_run")
+    chat = [{"role": "user", "content": "where is my order?"}]
+    value = _run(input={"messages": chat})
+    assert await policy.on_run_create(ctx=ctx, value=value) == {"owner": CUSTOMER.label}
+    assert value["kwargs"]["input"] == {"messages": chat, "user_id": CUSTOMER.subject}
+    answered_only = _run(input={"messages": [{"role": "assistant", "content": "hello"}]})
+    assert await _status(policy.on_run_create(ctx=ctx, value=answered_only)) == 422
+    nul = _run(input={"messages": [{"role": "user", "content": "a\x00b"}]})
+    assert await _status(policy.on_run_create(ctx=ctx, value=nul)) == 422
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
