@@ -31,7 +31,9 @@ async def test_run_interrupts_and_a_second_process_resumes_it(
         "interrupts",
         "answer",
         "audit_id",
+        "turn",
     }
+    assert started["turn"] == 1
     assert started["intents"] == ["cancel_order"]
     assert [t["skill"] for t in started["plan"]] == [
         "get_order_details_v1",
