@@ -196,9 +196,27 @@ async def test_server_reports_no_json_context_schema(
     async with _client(served, await _token(retail_db, "operator", "studio")) as client:
         (assistant,) = await client.assistants.search(graph_id="support")
         schemas = await client.assistants.get_schemas(assistant["assistant_id"])
-    assert set(schemas["input_schema"]["properties"]) == {"text", "user_id"}
-    assert "answer" in schemas["output_schema"]["properties"]
+    assert set(schemas["input_schema"]["properties"]) == {"text", "user_id", "messages"}
+    assert {"answer", "messages"} <= set(schemas["output_schema"]["properties"])
     assert not schemas.get("context_schema")
+
+
+async def test_a_customer_chats_in_messages_on_one_thread(
+    served: DevServer, retail_db: Database
+) -> None:
+    customer = await _customer(retail_db, skip=40)
+    async with _client(served, customer.token) as client:
+        tid = (await client.threads.create())["thread_id"]
+        for text in (f"what's the status of {customer.order}?", "thanks, and my other orders?"):
+            await client.runs.wait(
+                tid, "support", input={"messages": [{"role": "user", "content": text}]}
+            )
+        values = (await client.threads.get_state(tid))["values"]
+    assert values["turn"] == 2 and values["customer"] == customer.user_id
+    kinds = [m["type"] for m in values["messages"]]
+    assert kinds == ["human", "ai", "human", "ai"]
+    assert f"{customer.order} is pending" in values["messages"][1]["content"]
+    assert values["messages"][3]["content"] == values["answer"]
 
 
 async def test_a_hard_killed_server_loses_no_thread(
