@@ -7,8 +7,9 @@ becomes an `Identity`, which the server hands the graph as
 
 A customer owns the threads they create (metadata `owner`), and every read,
 search and run is filtered by it, so another customer's thread answers 404.
-A customer may start runs on their own threads with input naming nobody
-else, and nothing more: no resume or other command (only operators answer
+A customer may start runs (turns of the thread's conversation) on their own
+threads with input naming nobody else — not while the last turn waits for an
+operator or stopped (409) — and nothing more: no resume or other command (only operators answer
 approvals), no state edits, deletions, forks from old checkpoints,
 interrupts, webhooks, crons, store access or assistant changes — each 403.
 An operator may read every thread and answer approvals.
@@ -128,18 +129,24 @@ async def on_thread_delete(ctx: Auth.types.AuthContext, value: Any) -> None:
 async def on_run_create(
     ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate
 ) -> Auth.types.FilterType | None:
-    """Operators run and resume anything; a customer starts turns as themselves."""
+    """Operators run and resume anything; a customer starts turns as themselves.
+
+    Nobody starts a new turn on a thread whose last turn is not over: it
+    would leave that turn's approval unanswerable.
+    """
     who = caller(ctx)
     kwargs = value.get("kwargs") or {}
     _refuse_unreadable(kwargs)
+    known = await _checkpointed(value.get("thread_id"))
     if who.is_operator:
+        _refuse_turn_on_unfinished(known, kwargs)
         return None
     _refuse_steering(kwargs)
     kwargs["input"] = _customer_input(who, kwargs.get("input"))
-    known = await _checkpointed(value.get("thread_id"))
     if known is not None and known.owner != who.label:
         # The server's own answer for a thread the caller may not see.
         raise _deny("Thread or assistant not found.", 404)
+    _refuse_turn_on_unfinished(known, kwargs)
     # A run on a new thread creates it with the run's metadata.
     value.setdefault("metadata", {})[OWNER_KEY] = who.label
     return {OWNER_KEY: who.label}
@@ -176,6 +183,15 @@ def _refuse_steering(kwargs: Mapping[str, Any]) -> None:
     configurable = (kwargs.get("config") or {}).get("configurable") or {}
     if any(configurable.get(name) for name in _CHECKPOINT_KEYS):
         raise _deny("customers cannot run from an earlier checkpoint")
+
+
+def _refuse_turn_on_unfinished(known: _Checkpointed | None, kwargs: Mapping[str, Any]) -> None:
+    if known is not None and known.unfinished and kwargs.get("input") is not None:
+        raise _deny(
+            "this thread's last turn is not over (it waits for an operator, or stopped): an"
+            " operator resumes it first (rolegraph resume THREAD_ID); or start a new thread",
+            409,
+        )
 
 
 def _refuse_unreadable(kwargs: Mapping[str, Any]) -> None:
@@ -218,6 +234,8 @@ class _Checkpointed:
     """The owner's identity label; empty when the checkpoints name nobody (a
     thread not started through this server: only an operator may attach it)."""
     metadata: Mapping[str, Any]
+    unfinished: bool = False
+    """A turn started and has no final status yet (interrupted, or its run died)."""
 
     def thread_metadata(self, *, default_owner: str) -> dict[str, Any]:
         kept = {k: self.metadata[k] for k in _ATTACH_KEYS if isinstance(self.metadata.get(k), str)}
@@ -235,4 +253,9 @@ async def _checkpointed(thread_id: Any) -> _Checkpointed | None:
         return None
     metadata: Mapping[str, Any] = snapshot.metadata or {}
     owner = metadata.get(OWNER_KEY)
-    return _Checkpointed(owner=owner if isinstance(owner, str) else "", metadata=metadata)
+    values: Mapping[str, Any] = snapshot.checkpoint.get("channel_values") or {}
+    return _Checkpointed(
+        owner=owner if isinstance(owner, str) else "",
+        metadata=metadata,
+        unfinished=bool(values.get("turn")) and not values.get("status"),
+    )

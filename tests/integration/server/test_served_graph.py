@@ -219,6 +219,25 @@ async def test_a_customer_chats_in_messages_on_one_thread(
     assert values["messages"][3]["content"] == values["answer"]
 
 
+async def test_no_new_turn_while_the_last_waits_for_an_operator(
+    served: DevServer, retail_db: Database
+) -> None:
+    customer = await _customer(retail_db, skip=41)
+    async with _client(served, customer.token) as client:
+        tid = await _request_cancel(client, customer.order)
+        await _refused(409, client.runs.wait(tid, "support", input={"text": "hello?"}))
+        (request,) = _interrupt_requests(await client.threads.get_state(tid))
+    async with _client(served, await _token(retail_db, "operator", "olga")) as client:
+        await client.runs.wait(
+            tid, "support", command={"resume": {request["id"]: {"decision": "reject"}}}
+        )
+    async with _client(served, customer.token) as client:
+        await client.runs.wait(tid, "support", input={"text": f"status of {customer.order}?"})
+        values = (await client.threads.get_state(tid))["values"]
+    assert values["turn"] == 2 and values["status"] == "completed"
+    assert await order_status(retail_db.pool, customer.order) == "pending"
+
+
 async def test_a_hard_killed_server_loses_no_thread(
     served: DevServer, retail_db: Database, db_env: dict[str, str]
 ) -> None:
