@@ -64,7 +64,8 @@ def run(scratch: Scratch, *, sample: bool = False, workers: int = 2) -> Tally:
     return tally
 
 
-_SAMPLE = {"read_email": ("p0:line4", "p0:after_effect_commit"), "cancel": ("p1:line3",)}
+# Line 1 of a `run` is the turn node's; a resume starts past it.
+_SAMPLE = {"read_email": ("p0:line5", "p0:after_effect_commit"), "cancel": ("p1:line3",)}
 
 
 def run_case(scratch: Scratch, path: Path, base: Baseline, point: KillPoint) -> Outcome:

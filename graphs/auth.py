@@ -8,10 +8,11 @@ becomes an `Identity`, which the server hands the graph as
 A customer owns the threads they create (metadata `owner`), and every read,
 search and run is filtered by it, so another customer's thread answers 404.
 A customer may start runs (turns of the thread's conversation) on their own
-threads with input naming nobody else — not while the last turn waits for an
-operator or stopped (409) — and nothing more: no resume or other command (only operators answer
-approvals), no state edits, deletions, forks from old checkpoints,
-interrupts, webhooks, crons, store access or assistant changes — each 403.
+threads with input naming nobody else — not while the last turn waits for
+an operator or stopped (409) — and nothing more: no resume or other command
+(only operators answer approvals), no state edits, deletions, forks from old
+checkpoints, interrupts, webhooks, crons, store access or assistant changes
+— each 403.
 An operator may read every thread and answer approvals.
 
 The server keeps thread records in memory and forgets them on restart,

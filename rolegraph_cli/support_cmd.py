@@ -206,7 +206,7 @@ def _print(result: RunReport, as_json: bool) -> int:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, default=str))
         return EXIT_FAILED if result.status == "failed" else 0
-    print(f"thread {result.thread_id}: {result.status} (turn {result.turn})")
+    print(f"thread {result.thread_id}: {result.status}")
     for request in result.interrupts:
         print(
             f"  pending {request['kind']} {request['id']}: {request['skill'] or '-'} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
@@ -214,6 +214,7 @@ def _print(result: RunReport, as_json: bool) -> int:
         print(f"  resume with: {_resume_hint(result.thread_id, request)}")
     if result.answer:
         print(f"answer: {result.answer}")
+    print(f"turn: {result.turn}")
     print(f"audit: {result.audit_id}")
     return EXIT_FAILED if result.status == "failed" else 0
 
