@@ -8,6 +8,7 @@ connection, which is what tells a crashed thread from a running one.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -32,15 +33,22 @@ async def thread_lock(pool: Pool, thread_id: str) -> AsyncIterator[None]:
         prepare_threshold=None,
         connect_timeout=CONNECT_TIMEOUT_SECONDS,
     )
+    held = False
     try:
         cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (thread_id,))
         row = await cur.fetchone()
-        if not row or not row["ok"]:
+        held = bool(row and row["ok"])
+        if not held:
             raise InvalidArgument(
                 f"thread {thread_id!r} is being run by another process; try again when it stops"
             )
-        yield  # closing the connection below releases the lock
+        yield
     finally:
+        # Closing the connection releases the lock too, but only once the server
+        # has ended the session; unlocking first lets the next caller in at once.
+        if held and not conn.closed:
+            with contextlib.suppress(psycopg.Error):
+                await conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (thread_id,))
         await conn.close()
 
 
