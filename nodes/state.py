@@ -165,6 +165,8 @@ class SupportState(TypedDict, total=False):
     revisions: int
     status: RunStatus
     human_reply: str | None
+    memory: dict[str, str]  # recalled fact key -> winning value, most relevant first
+    noted: list[str]  # sentences acknowledging facts this request stated
     trace: Annotated[list[str], operator.add]
 
 
@@ -192,6 +194,8 @@ class StateUpdate(TypedDict, total=False):
     revisions: int
     status: RunStatus
     human_reply: str | None
+    memory: dict[str, str]
+    noted: list[str]
     trace: list[str]
 
 

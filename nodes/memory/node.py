@@ -1,0 +1,48 @@
+"""The remember node: store the stable facts a request states, recall the customer's.
+
+It runs after intake on every request that was not refused. Facts come from
+the domain (`Domain.memory`); a domain without memory, or a graph compiled
+without a store, remembers nothing and the request runs as before.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from langgraph.runtime import Runtime
+
+from nodes.context import SupportContext
+from nodes.contracts import Plan, Understanding
+from nodes.memory.facts import is_fact, winners
+from nodes.memory.store import entries, remember
+from nodes.state import StateUpdate, SupportState
+
+MAX_RECALLED = 10
+
+
+async def remember_node(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
+    ctx, store = runtime.context, runtime.store
+    memory = ctx.domain.memory
+    if memory is None or store is None or state.get("refusal") or not state.get("understanding"):
+        return {"memory": {}, "noted": []}
+    understanding = Understanding.model_validate(state["understanding"])
+    user_id, now = state["user_id"], datetime.now(UTC)
+    kept = [f for f in memory.facts(understanding) if is_fact(f)]
+    if kept:
+        await remember(store, ctx.pool, user_id, kept, now)
+    stored = await entries(store, user_id)
+    relevance = {e.key: memory.relevance(e.key, understanding) for e in stored}
+    ranked = winners(stored, relevance, now, ctx.memory_half_life)[:MAX_RECALLED]
+    return {
+        "memory": {e.key: e.value for e in ranked},
+        "noted": [memory.acknowledge(f, understanding.lang) for f in kept],
+        "trace": [f"memory: stored {[f.key for f in kept]} recalled {[e.key for e in ranked]}"],
+    }
+
+
+def with_memory(ctx: SupportContext, state: SupportState, plan: Plan) -> Plan:
+    """The plan as the customer's recalled facts change it (unchanged without any)."""
+    remembered = state.get("memory") or {}
+    if ctx.domain.memory is None or not remembered:
+        return plan
+    return ctx.domain.memory.apply(plan, remembered, state["user_id"])
