@@ -1,6 +1,7 @@
 """The remember node: store the stable facts a request states, recall the customer's.
 
-It runs after intake on every request that was not refused. Facts come from
+It runs after intake on every request that was not refused (one read as out
+of scope may still state a fact) and never learns from injection-screened text. Facts come from
 the domain (`Domain.memory`); a domain without memory, or a graph compiled
 without a store, remembers nothing and the request runs as before.
 """
@@ -13,6 +14,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
+from nodes.domain import OUT_OF_SCOPE
 from nodes.memory.facts import is_fact, winners
 from nodes.memory.store import entries, remember
 from nodes.state import StateUpdate, SupportState
@@ -23,9 +25,13 @@ MAX_RECALLED = 10
 async def remember_node(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
     ctx, store = runtime.context, runtime.store
     memory = ctx.domain.memory
-    if memory is None or store is None or state.get("refusal") or not state.get("understanding"):
+    raw = state.get("understanding")
+    understanding = Understanding.model_validate(raw) if raw else None
+    if memory is None or store is None or understanding is None or understanding.injection:
         return {"memory": {}, "noted": []}
-    understanding = Understanding.model_validate(state["understanding"])
+    only_stated = understanding.intents == (OUT_OF_SCOPE,)
+    if state.get("refusal") and not only_stated:
+        return {"memory": {}, "noted": []}  # nothing is learnt from a refused request
     user_id, now = state["user_id"], datetime.now(UTC)
     kept = [f for f in memory.facts(understanding) if is_fact(f)]
     if kept:
@@ -33,11 +39,17 @@ async def remember_node(state: SupportState, runtime: Runtime[SupportContext]) -
     stored = await entries(store, user_id)
     relevance = {e.key: memory.relevance(e.key, understanding) for e in stored}
     ranked = winners(stored, relevance, now, ctx.memory_half_life)[:MAX_RECALLED]
-    return {
+    noted = [memory.acknowledge(f, understanding.lang) for f in kept]
+    update: StateUpdate = {
         "memory": {e.key: e.value for e in ranked},
-        "noted": [memory.acknowledge(f, understanding.lang) for f in kept],
+        "noted": noted,
         "trace": [f"memory: stored {[f.key for f in kept]} recalled {[e.key for e in ranked]}"],
     }
+    if only_stated and noted:
+        # A request that only states a fact is not out of scope: it plans
+        # nothing and its answer acknowledges the fact.
+        update["refusal"] = None
+    return update
 
 
 def with_memory(ctx: SupportContext, state: SupportState, plan: Plan) -> Plan:
