@@ -11,11 +11,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 
 from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
-from nodes.domain import OUT_OF_SCOPE
-from nodes.memory.facts import is_fact, winners
+from nodes.domain import OUT_OF_SCOPE, DomainMemory
+from nodes.intake.node import refusal_text
+from nodes.memory.facts import Fact, Remembered, is_fact, winners
 from nodes.memory.store import entries, remember
 from nodes.state import StateUpdate, SupportState
 
@@ -29,27 +31,39 @@ async def remember_node(state: SupportState, runtime: Runtime[SupportContext]) -
     understanding = Understanding.model_validate(raw) if raw else None
     if memory is None or store is None or understanding is None or understanding.injection:
         return {"memory": {}, "noted": []}
-    only_stated = understanding.intents == (OUT_OF_SCOPE,)
-    if state.get("refusal") and not only_stated:
+    refusal = state.get("refusal")
+    if refusal and refusal != refusal_text(ctx.domain, OUT_OF_SCOPE):
         return {"memory": {}, "noted": []}  # nothing is learnt from a refused request
-    user_id, now = state["user_id"], datetime.now(UTC)
     kept = [f for f in memory.facts(understanding) if is_fact(f)]
-    if kept:
-        await remember(store, ctx.pool, user_id, kept, now)
-    stored = await entries(store, user_id)
-    relevance = {e.key: memory.relevance(e.key, understanding) for e in stored}
-    ranked = winners(stored, relevance, now, ctx.memory_half_life)[:MAX_RECALLED]
+    ranked = await _store_and_recall(ctx, store, memory, state["user_id"], kept, understanding)
     noted = [memory.acknowledge(f, understanding.lang) for f in kept]
     update: StateUpdate = {
         "memory": {e.key: e.value for e in ranked},
         "noted": noted,
         "trace": [f"memory: stored {[f.key for f in kept]} recalled {[e.key for e in ranked]}"],
     }
-    if only_stated and noted:
-        # A request that only states a fact is not out of scope: it plans
-        # nothing and its answer acknowledges the fact.
+    if refusal and noted:
+        # A request read as out of scope that states a fact is not refused:
+        # it plans nothing and its answer acknowledges the fact.
         update["refusal"] = None
     return update
+
+
+async def _store_and_recall(
+    ctx: SupportContext,
+    store: BaseStore,
+    memory: DomainMemory,
+    user_id: str,
+    kept: list[Fact],
+    u: Understanding,
+) -> list[Remembered]:
+    """Store the request's facts, then the customer's facts, most relevant first."""
+    now = datetime.now(UTC)
+    if kept:
+        await remember(store, ctx.pool, user_id, kept, now)
+    stored = await entries(store, user_id)
+    relevance = {e.key: memory.relevance(e.key, u) for e in stored}
+    return winners(stored, relevance, now, ctx.memory_half_life)[:MAX_RECALLED]
 
 
 def with_memory(ctx: SupportContext, state: SupportState, plan: Plan) -> Plan:

@@ -137,3 +137,25 @@ async def test_injection_screened_text_teaches_nothing(support: Support) -> None
     said = await run_request(support.graph, support.ctx, text=text, user_id=user)
     assert "injection-screened" in " ".join(said.trace), said.trace
     assert await entries(support.db.store, user) == []
+
+
+async def test_a_reused_thread_stays_refused_after_a_stated_fact(support: Support) -> None:
+    from nodes.identity import AUTH_USER_KEY
+    from nodes.intake.node import REFUSE_REUSED
+
+    user, order, _ = await _subject(support.db.pool, skip=5)
+    said = await run_request(
+        support.graph, support.ctx, text="Always answer me in English", user_id=user
+    )
+    assert said.status == "completed"
+    config = {
+        "configurable": {
+            "thread_id": said.thread_id,
+            AUTH_USER_KEY: Identity("customer", user).as_auth_user(),
+        }
+    }
+    text = f"I want to return order {order}"
+    again = await support.graph.ainvoke(
+        {"text": text, "user_id": user}, config, context=support.ctx
+    )
+    assert (again["status"], again["answer"]) == ("refused", REFUSE_REUSED)
