@@ -14,6 +14,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.serde.types import RESUME
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
 from langgraph.types import Command, Overwrite
 from pydantic import ValidationError
 
@@ -66,9 +67,10 @@ def new_thread_id() -> str:
 
 
 def compile_support(
-    ctx: SupportContext, checkpointer: Any = None
+    ctx: SupportContext, checkpointer: Any = None, store: BaseStore | None = None
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
-    return build_support_graph(ctx.roles).compile(checkpointer=checkpointer)
+    """The support graph; with `store` (the database's), customers' long-term memory is on."""
+    return build_support_graph(ctx.roles).compile(checkpointer=checkpointer, store=store)
 
 
 async def run_request(

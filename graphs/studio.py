@@ -45,7 +45,7 @@ async def open_served_graph(db: Database, env: Mapping[str, str]) -> ContextBoun
     ctx = await build_support_context(
         db.pool, env=env, domain=domain, models=models if models.available else None, static=static
     )
-    return bind_context(build_support_graph(ctx.roles).compile(), ctx)
+    return bind_context(build_support_graph(ctx.roles).compile(store=db.store), ctx)
 
 
 async def _build(stack: AsyncExitStack) -> ContextBoundGraph:

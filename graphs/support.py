@@ -15,6 +15,7 @@ from nodes.context import SupportContext
 from nodes.dispatch import dispatch, ready_tasks, task_input
 from nodes.handoff import escalate_review, handoff
 from nodes.intake.node import intake
+from nodes.memory.node import remember_node
 from nodes.planner.node import planner
 from nodes.refine import refine
 from nodes.review import respond, review
@@ -39,6 +40,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     )
     g.add_node("turn", turn)
     g.add_node("intake", intake)
+    g.add_node("remember", remember_node)
     g.add_node("handoff", handoff)
     g.add_node("planner", planner)
     g.add_node("dispatch", dispatch)
@@ -56,7 +58,8 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     role_nodes = [node_name(r) for r in roles]
     g.add_edge(START, "turn")
     g.add_edge("turn", "intake")
-    g.add_conditional_edges("intake", after_intake, ["compose", "handoff", "planner"])
+    g.add_edge("intake", "remember")
+    g.add_conditional_edges("remember", after_intake, ["compose", "handoff", "planner"])
     g.add_edge("handoff", "approval")
     g.add_conditional_edges("planner", after_planner, ["compose", "dispatch"])
     g.add_conditional_edges(

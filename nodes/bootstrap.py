@@ -15,6 +15,7 @@ from checkpoints.migrations import migrate
 from checkpoints.opening import Pool
 from nodes.context import SupportContext
 from nodes.domain import Domain, load_domain
+from nodes.memory.facts import half_life_from
 from nodes.models.prompts import domain_prompt
 from skills.context import RuntimeContext
 from skills.knowledge.check import bind_knowledge_check, fetch_catalog
@@ -76,4 +77,5 @@ async def build_support_context(
         pool=pool,
         models=models,
         lexicon=lexicon,
+        memory_half_life=half_life_from(env),
     )

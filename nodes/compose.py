@@ -42,7 +42,7 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     own = own_ids(plan, outcomes, domain)  # data text is quoted, never obeyed (nodes/quoting.py)
     shapes = id_shapes(domain)
     stale = _superseded(plan, outcomes, domain)
-    sentences: list[str] = []
+    sentences: list[str] = list(state.get("noted") or [])
     for task in plan.tasks:
         if task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from langgraph.config import get_config
 
 from checkpoints.opening import Pool
 from nodes.domain import Domain, Lexicon
+from nodes.memory.facts import DEFAULT_HALF_LIFE
 from nodes.models.tiers import ModelTiers
 from skills.registry import SkillRegistry
 from skills.roles import RoleSpec
@@ -31,6 +33,8 @@ class SupportContext:
     pool: Pool
     models: ModelTiers | None = None
     lexicon: Lexicon = field(default_factory=dict)
+    memory_half_life: timedelta = DEFAULT_HALF_LIFE
+    """A remembered fact's weight at recall halves after this (`ROLEGRAPH_MEMORY_HALF_LIFE`)."""
 
 
 ADHOC = "adhoc"

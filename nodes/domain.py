@@ -28,6 +28,7 @@ from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
 from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
+from nodes.memory.facts import Fact
 from skills.resources import ResourceVocabulary
 
 DEFAULT_DOMAIN = "retail"
@@ -237,6 +238,30 @@ class DomainSeed(Protocol):
         ...
 
 
+class DomainMemory(Protocol):
+    """Which stable facts about a customer exist, and where a remembered one changes behaviour.
+
+    The harness stores, merges, ranks and forgets; the domain names the facts.
+    """
+
+    def facts(self, understanding: Understanding) -> list[Fact]:
+        """Candidate facts the request states, each with its importance (the harness
+        keeps those at or above `nodes.memory.facts.MIN_IMPORTANCE`)."""
+        ...
+
+    def relevance(self, key: str, understanding: Understanding) -> float:
+        """How much the remembered fact `key` matters to this request (0..1)."""
+        ...
+
+    def acknowledge(self, fact: Fact, lang: str) -> str:
+        """The sentence telling the customer a fact is remembered."""
+        ...
+
+    def apply(self, plan: Plan, remembered: Mapping[str, str], user_id: str) -> Plan:
+        """The plan for `user_id` changed by their remembered facts (key -> winning value)."""
+        ...
+
+
 class CommandGroup(Protocol):
     """A module of CLI commands the domain adds (`rolegraph data …`)."""
 
@@ -267,6 +292,8 @@ class Domain:
     """Environment variables handed to skills as settings."""
     seed: DomainSeed | None = None
     """Reference data for Studio and the "no customers yet" hint; None when the domain has none."""
+    memory: DomainMemory | None = None
+    """The stable facts a customer's long-term memory holds; None: the domain remembers nothing."""
 
     def intent(self, name: str) -> IntentSpec | None:
         return next((i for i in self.understanding.intents if i.name == name), None)

@@ -178,6 +178,8 @@ class SupportState(TypedDict, total=False):
     revisions: int
     status: RunStatus
     human_reply: str | None
+    memory: dict[str, str]  # recalled fact key -> winning value, most relevant first
+    noted: list[str]  # sentences acknowledging facts this request stated
     trace: Annotated[list[str], operator.add]
 
 
@@ -210,6 +212,8 @@ class StateUpdate(TypedDict, total=False):
     revisions: int | None
     status: RunStatus | None
     human_reply: str | None
+    memory: dict[str, str] | None
+    noted: list[str] | None
     trace: list[str] | Overwrite
 
 

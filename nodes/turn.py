@@ -78,4 +78,6 @@ def cleared(state: SupportState) -> StateUpdate:
         "revisions": None,
         "status": None,
         "human_reply": None,
+        "memory": None,
+        "noted": None,
     }

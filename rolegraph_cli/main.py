@@ -19,6 +19,7 @@ from nodes.inputs import check_argv
 from rolegraph_cli import (
     audit_cmd,
     db_cmd,
+    memory_cmd,
     notify_cmd,
     support_cmd,
     threads_cmd,
@@ -34,6 +35,7 @@ COMMAND_GROUPS = (
     audit_cmd,
     support_cmd,
     notify_cmd,
+    memory_cmd,
 )
 
 

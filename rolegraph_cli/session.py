@@ -40,5 +40,5 @@ async def open_session(*, quiet: bool = False) -> AsyncIterator[Session]:
         print(f"rolegraph: {models.describe()}", file=sys.stderr)
     async with open_project_database() as db:
         ctx = await build_support_context(db.pool, models=models if models.available else None)
-        graph = compile_support(ctx, db.checkpointer)
+        graph = compile_support(ctx, db.checkpointer, db.store)
         yield Session(db=db, ctx=ctx, graph=graph, operator=local_operator(os.environ))

@@ -37,4 +37,6 @@ async def retail_db(db: Database) -> AsyncIterator[Database]:
 async def support(retail_db: Database) -> AsyncIterator[Support]:
     """The compiled support graph over the module's database, rules tier only."""
     ctx = await build_support_context(retail_db.pool, env={})
-    yield Support(db=retail_db, ctx=ctx, graph=compile_support(ctx, retail_db.checkpointer))
+    yield Support(
+        db=retail_db, ctx=ctx, graph=compile_support(ctx, retail_db.checkpointer, retail_db.store)
+    )

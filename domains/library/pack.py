@@ -9,6 +9,7 @@ from checkpoints.opening import Pool
 from domains.library import vocabulary
 from domains.library.answers import LibraryAnswers
 from domains.library.commands import data_cmd
+from domains.library.memory import LibraryMemory
 from domains.library.planning import LibraryPlanning
 from domains.library.records import LibraryRecords
 from domains.library.storage.seed import LibrarySeed
@@ -56,4 +57,5 @@ DOMAIN = Domain(
     commands=(data_cmd,),
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
     seed=LibrarySeed(),
+    memory=LibraryMemory(),
 )

@@ -11,7 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from domains.retail.results import Notification, ProductTypes, User, parse
+from domains.retail.memory import PREFERRED
+from domains.retail.results import Notification, Order, ProductTypes, User, parse
 from domains.retail.sentences import delay_decision, read_sentences, stance
 from domains.retail.vocabulary import PAYMENT_WORDS
 from nodes.contracts import Decision, Task, TaskOutcome
@@ -118,7 +119,20 @@ def _done(task: Task, outcome: TaskOutcome) -> str:
         if note:
             fields["recipient"] = note.recipient
             template = _NOTIFIED.get(note.status, template)
-    return template.format_map(_Missing({k: v for k, v in fields.items() if v}))
+    sentence = template.format_map(_Missing({k: v for k, v in fields.items() if v}))
+    return sentence + preferred_refund(task, outcome)
+
+
+def preferred_refund(task: Task, outcome: TaskOutcome) -> str:
+    """ " The refund goes to your <method>, ..." when a remembered preference chose it."""
+    planned = task.args.get("payment_method_id")
+    kind = planned.removeprefix(PREFERRED) if isinstance(planned, str) else None
+    order = parse(Order, outcome.payload) if kind and kind != planned else None
+    used = order.return_payment_method_id if order else None
+    if not kind or not used or not used.startswith(kind):
+        return ""
+    word = kind.replace("_", " ").replace("paypal", "PayPal")
+    return f" The refund goes to your {word}, the refund method you asked us to remember."
 
 
 class _Missing(dict[str, Any]):

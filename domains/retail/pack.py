@@ -10,6 +10,7 @@ from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
 from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
+from domains.retail.memory import RetailMemory
 from domains.retail.planning import binding, preconditions, templates
 from domains.retail.records import RetailRecords
 from domains.retail.understanding import RetailUnderstanding
@@ -113,4 +114,5 @@ DOMAIN = Domain(
     commands=(data_cmd, tau2_cmd),
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
     seed=_Seed(),
+    memory=RetailMemory(),
 )

@@ -8,6 +8,7 @@ from nodes.context import SupportContext
 from nodes.contracts import Plan, Understanding
 from nodes.errors import PlanRejected
 from nodes.failure_text import plan_refusal
+from nodes.memory.node import with_memory
 from nodes.planner.model_plan import model_plan
 from nodes.planner.replan import revise_plan
 from nodes.planner.validate import validate_plan
@@ -21,6 +22,7 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> Stat
     understanding = Understanding.model_validate(state["understanding"])
     rules = ctx.domain.planning.plan(understanding, state["user_id"])
     plan, tier = await model_plan(ctx, state, understanding, rules)
+    plan = with_memory(ctx, state, plan)
     try:
         _validate(plan, ctx, state["user_id"])
     except PlanRejected as exc:

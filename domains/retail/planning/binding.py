@@ -15,7 +15,7 @@ from nodes.errors import BindingError
 from nodes.quoting import as_document, id_shapes, quote_document
 
 MARKERS = frozenset({"order_items", "order_payment", "summary"})
-_USER_PAYMENT = re.compile(r"user_payment:[a-z_]{1,30}")
+_USER_PAYMENT = re.compile(r"(?:user|preferred)_payment:[a-z_]{1,30}")
 _ADDRESS = re.compile(
     r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
     r"\s*(?P<state>[A-Za-z]{2})\s+(?P<zip>\d{5})\s*(?:,\s*(?P<country>[A-Za-z ]+))?\s*$"
@@ -38,6 +38,8 @@ def resolve(marker: str, results: Mapping[str, Any]) -> Any:
         return order["payment_history"][0]["payment_method_id"]
     if marker.startswith("user_payment:") and user:
         return _user_payment(marker, user)
+    if marker.startswith("preferred_payment:") and order and order.get("payment_history"):
+        return _preferred_payment(marker.split(":", 1)[1], order, user or {})
     if marker == "summary":
         return summarize_results(results)
     raise BindingError(marker, "the step it depends on returned nothing usable")
@@ -51,6 +53,16 @@ def _user_payment(marker: str, user: Mapping[str, Any]) -> str:
     raise BindingError(
         marker, f"no {kind.replace('_', ' ')} on file; name a payment method on your account"
     )
+
+
+def _preferred_payment(kind: str, order: Mapping[str, Any], user: Mapping[str, Any]) -> str:
+    """The customer's remembered refund method when it is their own and policy allows
+    a refund to it (a gift card, or the original payment); else the original payment."""
+    original = str(order["payment_history"][0]["payment_method_id"])
+    for method_id, method in (user.get("payment_methods") or {}).items():
+        if method.get("source") == kind and (kind == "gift_card" or method_id == original):
+            return str(method_id)
+    return original
 
 
 def prepare_args(skill: str, args: Mapping[str, Any]) -> dict[str, Any]:

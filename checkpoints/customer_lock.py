@@ -1,0 +1,34 @@
+"""A per-customer write lock for read-modify-write updates of their long-term memory.
+
+LangGraph's store has no compare-and-set, so writers of one customer's memory
+take this Postgres session advisory lock first; it sits on a connection of its
+own, outside the pool, so waiting writers never starve the store's pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import psycopg
+
+from checkpoints.opening import Pool
+from checkpoints.threads import CONNECT_TIMEOUT_SECONDS
+
+
+@asynccontextmanager
+async def customer_lock(pool: Pool, scope: str, user_id: str) -> AsyncIterator[None]:
+    """Hold (`scope`, `user_id`)'s lock for the block, waiting for other holders."""
+    if not isinstance(pool.conninfo, str):
+        raise TypeError("customer_lock needs a pool opened from a URL (checkpoints.pool.open_pool)")
+    conn = await psycopg.AsyncConnection.connect(
+        pool.conninfo,
+        autocommit=True,
+        prepare_threshold=None,
+        connect_timeout=CONNECT_TIMEOUT_SECONDS,
+    )
+    try:
+        await conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"{scope}:{user_id}",))
+        yield  # closing the connection below releases the lock
+    finally:
+        await conn.close()
