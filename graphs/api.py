@@ -328,7 +328,11 @@ async def _advance(
     """Run the thread on from `payload` to its next stop and report where it stands."""
     config = _config(thread_id)
     config["configurable"][AUTH_USER_KEY] = actor.as_auth_user()
-    async for chunk in graph.astream(payload, config, context=ctx, stream_mode="updates"):
+    # "sync": a step is reported only once the checkpoint before it is durable,
+    # so a process killed right after a progress line (even the first, the turn
+    # node's) always leaves a thread `continue` can carry on.
+    stream = graph.astream(payload, config, context=ctx, stream_mode="updates", durability="sync")
+    async for chunk in stream:
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):
                 on_step(node, _written(update))
