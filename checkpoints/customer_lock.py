@@ -10,23 +10,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import psycopg
-
 from checkpoints.opening import Pool
-from checkpoints.threads import CONNECT_TIMEOUT_SECONDS
+from checkpoints.threads import lock_connection
 
 
 @asynccontextmanager
 async def customer_lock(pool: Pool, scope: str, user_id: str) -> AsyncIterator[None]:
     """Hold (`scope`, `user_id`)'s lock for the block, waiting for other holders."""
-    if not isinstance(pool.conninfo, str):
-        raise TypeError("customer_lock needs a pool opened from a URL (checkpoints.pool.open_pool)")
-    conn = await psycopg.AsyncConnection.connect(
-        pool.conninfo,
-        autocommit=True,
-        prepare_threshold=None,
-        connect_timeout=CONNECT_TIMEOUT_SECONDS,
-    )
+    conn = await lock_connection(pool)
     try:
         await conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"{scope}:{user_id}",))
         yield  # closing the connection below releases the lock

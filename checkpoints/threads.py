@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 
 from checkpoints.errors import InvalidArgument
 from checkpoints.opening import Pool
@@ -21,18 +21,24 @@ from checkpoints.opening import Pool
 CONNECT_TIMEOUT_SECONDS = 10
 
 
-@asynccontextmanager
-async def thread_lock(pool: Pool, thread_id: str) -> AsyncIterator[None]:
-    """Hold `thread_id`'s lock for the block, or refuse at once if another process has it."""
+async def lock_connection(pool: Pool) -> psycopg.AsyncConnection[DictRow]:
+    """A connection of its own for a session advisory lock, to the pool's database
+    but outside the pool, so a long-held lock never starves it."""
     if not isinstance(pool.conninfo, str):
-        raise TypeError("thread_lock needs a pool opened from a URL (checkpoints.pool.open_pool)")
-    conn = await psycopg.AsyncConnection.connect(
+        raise TypeError("advisory locks need a pool opened from a URL (checkpoints.pool.open_pool)")
+    return await psycopg.AsyncConnection.connect(
         pool.conninfo,
         autocommit=True,
         row_factory=dict_row,
         prepare_threshold=None,
         connect_timeout=CONNECT_TIMEOUT_SECONDS,
     )
+
+
+@asynccontextmanager
+async def thread_lock(pool: Pool, thread_id: str) -> AsyncIterator[None]:
+    """Hold `thread_id`'s lock for the block, or refuse at once if another process has it."""
+    conn = await lock_connection(pool)
     held = False
     try:
         cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (thread_id,))
