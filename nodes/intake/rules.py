@@ -10,9 +10,9 @@ from functools import lru_cache
 from checkpoints.errors import ConfigurationError
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, DomainUnderstanding, Lexicon
+from nodes.language import lang_of
 from skills.pii import mask_pii
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
 _FULL_WIDTH = str.maketrans({"＃": "#", "，": ",", "。": ".", "？": "?", "！": "!", "：": ":"})
 
 # Attempts to instruct the assistant instead of asking it, in any domain.
@@ -56,7 +56,7 @@ def understand(text: str, domain: DomainUnderstanding, lexicon: Lexicon) -> Unde
     return Understanding(
         text=normalised,
         masked_text=mask_pii(normalised),
-        lang="zh" if CJK.search(normalised) else "en",
+        lang=lang_of(normalised),
         intents=_known_intents(domain, intents),
         slots=_known_slots(domain, slots),
         injection=screen_injection(normalised.lower()),
