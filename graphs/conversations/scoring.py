@@ -78,9 +78,7 @@ class TurnOutcome:
 def judge(expect: Expect, got: TurnOutcome) -> list[str]:
     """Every way `got` misses `expect`, one short line each (empty: the turn passed)."""
     problems: list[str] = []
-    wanted = expect.status if isinstance(expect.status, list) else [expect.status]
-    if got.status not in wanted:
-        problems.append(f"status {got.status}, want {'|'.join(wanted)}")
+    problems += _status_problems(expect, got)
     problems += _words(got.answer, expect)
     if expect.lang is not None and got.status != "error" and lang_of(got.answer) != expect.lang:
         problems.append(f"answer not in {expect.lang}")
@@ -95,6 +93,13 @@ def judge(expect: Expect, got: TurnOutcome) -> list[str]:
             f"pending {[r.get('skill') or r.get('kind') for r in got.interrupts]}, want none"
         )
     return problems
+
+
+def _status_problems(expect: Expect, got: TurnOutcome) -> list[str]:
+    if expect.status is None:
+        return [f"status error, want any other: {got.answer[:80]}"] if got.status == "error" else []
+    wanted = expect.status if isinstance(expect.status, list) else [expect.status]
+    return [] if got.status in wanted else [f"status {got.status}, want {'|'.join(wanted)}"]
 
 
 def _words(answer: str, expect: Expect) -> list[str]:

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+)
 
 from checkpoints.errors import DataFormatError
 from nodes.language import Lang
@@ -20,11 +28,24 @@ from nodes.language import Lang
 TurnStatus = Literal["completed", "interrupted", "needs_input", "refused", "failed", "error"]
 """A turn's status as the Python API reports it; `error`: the API refused the turn itself."""
 Id = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")]
-Words = list[Annotated[str, Field(min_length=1)]]
+
+
+def _listed(value: object) -> object:
+    """One word stands for a list of one."""
+    return [value] if isinstance(value, str) else value
+
+
+Words = Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(_listed)]
 
 
 class _Strict(BaseModel):
+    # A misspelt expectation would check nothing: unknown keys are errors.
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class _Described(BaseModel):
+    # Suites and conversations may carry notes of their own (tags, a class, a description).
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
 
 class QuestionExpect(_Strict):
@@ -51,9 +72,10 @@ class InterruptExpect(_Strict):
 
 
 class Expect(_Strict):
-    """What one turn must show; `status` always, the rest when given."""
+    """What one turn must show: each check only when given; a turn with no
+    `status` passes whatever its status but `error`."""
 
-    status: TurnStatus | list[TurnStatus]
+    status: TurnStatus | list[TurnStatus] | None = None
     """The status, or the statuses any of which will do."""
     contains: Words = []
     """Every one of these in the answer (case-insensitive)."""
@@ -79,7 +101,7 @@ class CustomerTurn(_Strict):
     """Said by this other customer instead of the conversation's (on the same thread)."""
     thread: int = Field(default=1, ge=1, le=9)
     """Which of the conversation's threads (2: a later conversation of the same customer)."""
-    expect: Expect
+    expect: Expect = Expect()
 
 
 class OperatorTurn(_Strict):
@@ -91,7 +113,7 @@ class OperatorTurn(_Strict):
     request: str | None = None
     """Only the pending request of this skill (default: every pending request)."""
     thread: int = Field(default=1, ge=1, le=9)
-    expect: Expect
+    expect: Expect = Expect()
 
 
 def _turn_tag(raw: Any) -> str | None:
@@ -106,7 +128,7 @@ Turn = Annotated[
 ]
 
 
-class Conversation(_Strict):
+class Conversation(_Described):
     """One scripted conversation of one customer."""
 
     id: Id
@@ -118,7 +140,7 @@ class Conversation(_Strict):
     them, e.g. "#W2611340"); None: not checked. `[]`: nothing may change."""
 
 
-class Suite(_Strict):
+class Suite(_Described):
     """A file of conversations."""
 
     conversations: Annotated[list[Conversation], Field(min_length=1)]

@@ -88,3 +88,13 @@ def test_a_pending_request_needs_its_kind_skill_and_arguments() -> None:
     assert judge(_expect(status="interrupted", interrupt=None), WAITING) == [
         "pending ['change_v1'], want none"
     ]
+
+
+def test_a_turn_without_a_status_passes_unless_the_api_refused_it() -> None:
+    assert judge(_expect(), DONE) == [] and judge(_expect(), WAITING) == []
+    refused = TurnOutcome(
+        status="error", answer="thread 't' is completed; there is nothing to resume"
+    )
+    assert judge(_expect(), refused) == [
+        "status error, want any other: thread 't' is completed; there is nothing to resume"
+    ]

@@ -47,6 +47,19 @@ def test_a_suite_loads_with_every_kind_of_turn(tmp_path: Path) -> None:
     assert suite.users() == {"u1", "u2"}
 
 
+def test_notes_and_single_words_are_accepted_and_expect_may_be_left_out(tmp_path: Path) -> None:
+    text = (
+        "name: notes of the suite's own\n"
+        "conversations:\n"
+        "  - {id: a, user: u, class: references, tags: [en],\n"
+        "     turns: [{say: hi, expect: {contains: hello, absent: bye}}, {operator: approve}]}"
+    )
+    (conversation,) = load_suite(_write(tmp_path, text)).conversations
+    said, approved = conversation.turns
+    assert said.expect.contains == ["hello"] and said.expect.absent == ["bye"]
+    assert approved.expect.status is None and approved.expect.model_fields_set == set()
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [
@@ -58,8 +71,8 @@ def test_a_suite_loads_with_every_kind_of_turn(tmp_path: Path) -> None:
             "conversations.0.turns.0.say.expect.status",
         ),
         (
-            "conversations:\n  - {id: a, user: u, turns: [{say: hi}]}",
-            "conversations.0.turns.0.say.expect: Field required",
+            "conversations:\n  - {id: a, user: u, turns: [{say: hi, expect: {contain: x}}]}",
+            "conversations.0.turns.0.say.expect.contain: Extra inputs are not permitted",
         ),
         (
             "conversations:\n  - {id: a, user: u, turns: [{operator: maybe, expect: {status: completed}}]}",
