@@ -3,10 +3,12 @@
 Each customer turn is `run_request` as that customer (their own identity, as
 an authenticated client would be), each operator step `resume_thread` as the
 suite's operator. Every conversation starts from the data and the memory the
-suite started from: after it, the domain's restore point
-(`DomainSeed.restore_point`) puts back the records it changed — and names
-them, which the script's `changes` is checked against — and its customers'
-memory is put back as it was. Threads and the audit trail stay.
+suite started from. After it, any request its threads still wait on is
+answered (an approval rejected, an escalation replied to), so none stays in
+the operators' inbox; the domain's restore point (`DomainSeed.restore_point`)
+puts back the records it changed — and names them, which the script's
+`changes` is checked against — and its customers' memory is put back as it
+was. Threads and the audit trail stay.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ Graph = CompiledStateGraph[Any, Any, Any, Any]
 OnResult = Callable[[ConversationResult], None]
 SUITE_OPERATOR = Identity("operator", "conversation-suite")
 """Who answers the suite's operator steps (recorded as the approver)."""
+CLOSING = "Closed by the conversation suite at the end of its script."
 
 
 async def run_suite(
@@ -90,6 +93,7 @@ async def _conversation(
             got = await _step(graph, ctx, conversation, turn, thread_id, operator)
             turns.append(TurnResult(number, _said(turn), got, judge(turn.expect, got)))
     finally:
+        await _close_open_requests(graph, ctx, threads.values(), operator)
         changed = await restore() if restore is not None else None
         await put_memory_back()
     return ConversationResult(conversation.id, _with_changes(turns, conversation, changed), changed)
@@ -131,6 +135,27 @@ async def _request_of(graph: Graph, thread_id: str, skill: str) -> str:
     if not found:
         raise InvalidArgument(f"thread {thread_id!r} has no pending request for {skill}")
     return str(found[0])
+
+
+async def _close_open_requests(
+    graph: Graph, ctx: SupportContext, thread_ids: Iterable[str], operator: Identity
+) -> None:
+    """Answer what the script left waiting (reject an approval, reply to an
+    escalation), so no suite thread stays in the operators' inbox."""
+    for thread_id in thread_ids:
+        try:
+            pending = (await report(graph, thread_id)).interrupts
+        except RolegraphError:
+            continue  # the thread never started (its first turn was refused)
+        for request in pending:
+            escalation = request.get("kind") == "escalation"
+            try:
+                await resume_thread(
+                    graph, ctx, thread_id, request_id=str(request["id"]), actor=operator,
+                    decision="reply" if escalation else "reject", message=CLOSING if escalation else None,
+                )  # fmt: skip
+            except RolegraphError:
+                continue  # answered by an earlier decision of this loop
 
 
 def _said(turn: CustomerTurn | OperatorTurn) -> str:

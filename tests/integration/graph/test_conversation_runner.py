@@ -14,6 +14,7 @@ import yaml
 
 from checkpoints.errors import InvalidArgument
 from graphs.conversations import load_suite, run_suite
+from graphs.inbox import answerable_requests
 from nodes.memory.facts import Fact
 from nodes.memory.store import entries, remember
 from tests.cli import run_cli
@@ -154,3 +155,30 @@ def test_the_cli_refuses_bad_input_in_one_line(
     assert result.returncode == 2, result.stdout
     (line,) = result.stderr.strip().splitlines()[-1:]
     assert line.startswith("rolegraph: error: ") and says in line, result.stderr
+
+
+async def test_what_a_script_leaves_waiting_is_closed_not_left_in_the_inbox(
+    support: Support, tmp_path: Path
+) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=64)
+    left_open = {
+        "id": "left_open",
+        "user": user,
+        "turns": [
+            {"say": f"Please cancel order {order}, no longer needed",
+             "expect": {"status": ["needs_input", "interrupted"]}},
+            {"say": "yes", "expect": {"status": ["interrupted", "error"]}},
+            {"say": "I want to talk to a real person", "thread": 2,
+             "expect": {"status": "interrupted", "interrupt": {"kind": "escalation"}}},
+        ],
+    }  # fmt: skip
+    report = await run_suite(
+        support.graph, support.ctx, load_suite(_suite(tmp_path, left_open)), operator=OPERATOR
+    )
+
+    (result,) = report.conversations
+    assert result.passed, report.failures()
+    waiting = await answerable_requests(support.graph, support.db.pool)
+    assert not [item for item in waiting if item.thread_id.startswith("conv-")]
+    assert await order_status(support.db.pool, order) == "pending"
+    assert result.changed == ()
