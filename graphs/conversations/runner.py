@@ -64,10 +64,10 @@ async def _check_customers(ctx: SupportContext, users: Iterable[str]) -> None:
         [u for u in users if not await ctx.domain.records.customer_exists(ctx.pool, u)]
     )
     if missing:
-        hint = ctx.domain.seed.empty_hint if ctx.domain.seed else "load the domain's data"
+        hint = f" ({ctx.domain.seed.empty_hint})" if ctx.domain.seed else ""
         raise InvalidArgument(
             f"the suite names customers this database does not hold ({', '.join(missing[:3])}"
-            f"{', …' if len(missing) > 3 else ''}); {hint} the suite was written for"
+            f"{', …' if len(missing) > 3 else ''}); load the data it was written for{hint}"
         )
 
 
@@ -79,10 +79,7 @@ async def _conversation(
     restore: Restore | None,
     tag: str,
 ) -> ConversationResult:
-    users = {conversation.user} | {
-        t.as_user for t in conversation.turns if isinstance(t, CustomerTurn) and t.as_user
-    }
-    put_memory_back = await _memory_point(graph.store, users)
+    put_memory_back = await _memory_point(graph.store, conversation.users())
     threads: dict[int, str] = {}
     turns: list[TurnResult] = []
     try:

@@ -139,6 +139,11 @@ class Conversation(_Described):
     """Exactly the records the whole conversation changed (ids as the domain names
     them, e.g. "#W2611340"); None: not checked. `[]`: nothing may change."""
 
+    def users(self) -> set[str]:
+        """Every customer the conversation acts as."""
+        others = {t.as_user for t in self.turns if isinstance(t, CustomerTurn) and t.as_user}
+        return {self.user} | others
+
 
 class Suite(_Described):
     """A file of conversations."""
@@ -147,13 +152,7 @@ class Suite(_Described):
 
     def users(self) -> set[str]:
         """Every customer the suite acts as."""
-        named = {c.user for c in self.conversations}
-        return named | {
-            t.as_user
-            for c in self.conversations
-            for t in c.turns
-            if isinstance(t, CustomerTurn) and t.as_user
-        }
+        return {u for c in self.conversations for u in c.users()}
 
 
 def load_suite(path: Path) -> Suite:
