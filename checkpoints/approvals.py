@@ -101,6 +101,33 @@ async def record_decision(
 
 
 @dataclass(frozen=True)
+class Withdrawn:
+    """A pending request the customer withdrew."""
+
+    request_id: str
+    audit_id: str | None
+    skill: str | None
+    args_hash: str | None
+
+
+async def withdraw_pending(
+    conn: psycopg.AsyncConnection[DictRow], thread_id: str
+) -> list[Withdrawn]:
+    """Close every request of the thread still waiting for an operator as `withdrawn`
+    (the customer moved on); none of them can be approved afterwards."""
+    cur = await conn.execute(
+        "UPDATE approvals SET status = 'withdrawn', decided_by = 'customer', decided_at = now()"
+        " WHERE thread_id = %s AND status = 'pending'"
+        " RETURNING request_id, audit_id, skill, args_hash",
+        (thread_id,),
+    )
+    return [
+        Withdrawn(r["request_id"], r["audit_id"], r["skill"], r["args_hash"])
+        for r in await cur.fetchall()
+    ]
+
+
+@dataclass(frozen=True)
 class RecordedDecision:
     """An operator's decision as the table holds it."""
 

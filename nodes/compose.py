@@ -14,9 +14,18 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import Decision, Plan, Proposal, ReviewVerdict, Task, TaskOutcome
+from nodes.contracts import (
+    ConfirmationRequest,
+    Decision,
+    Plan,
+    Proposal,
+    ReviewVerdict,
+    Task,
+    TaskOutcome,
+)
 from nodes.domain import Domain
 from nodes.failure_text import failure_sentence, step_name
+from nodes.language import Lang, lang_of
 from nodes.quoting import IdShape, id_shapes, own_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 from skills.pii import mask_pii
@@ -43,6 +52,8 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     shapes = id_shapes(domain)
     stale = _superseded(plan, outcomes, domain)
     sentences: list[str] = list(state.get("noted") or [])
+    if state.get("followup"):
+        sentences.append(str(state["followup"]))
     for task in plan.tasks:
         if task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
@@ -52,7 +63,38 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
         sentences.append(domain.answers.decision(decision))
     if state.get("human_reply"):
         sentences.append(f"A colleague replied: {state['human_reply']}")
+    sentences.extend(_confirmations(state, plan, outcomes, own, shapes, domain))
+    if asking := state.get("asking"):
+        sentences.append(asking["text"])
     return list(dict.fromkeys(sentences))
+
+
+def _confirmations(
+    state: SupportState,
+    plan: Plan,
+    outcomes: Mapping[str, TaskOutcome],
+    own: set[str],
+    shapes: Sequence[IdShape],
+    domain: Domain,
+) -> list[str]:
+    """The questions asking the customer to confirm each call that waits for their yes."""
+    lang = turn_lang(state)
+    tasks = {t.id: t for t in plan.tasks}
+    out = []
+    for raw in (state.get("confirmations") or {}).values():
+        request = ConfirmationRequest.model_validate(raw)
+        deps = tasks[request.task_id].depends_on if request.task_id in tasks else ()
+        results = {
+            d: quote_outcome(outcomes[d], own, shapes).payload for d in deps if d in outcomes
+        }
+        out.append(domain.answers.confirmation(request, results, lang))
+    return out
+
+
+def turn_lang(state: SupportState) -> Lang:
+    """The language the turn is answered in: the customer's, as they wrote this turn."""
+    raw = state.get("understanding")
+    return raw["lang"] if raw else lang_of(state.get("text"))
 
 
 def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain) -> set[str]:

@@ -27,7 +27,16 @@ from typing import Any, Literal, Protocol
 from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
-from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
+from nodes.contracts import (
+    ConfirmationRequest,
+    Decision,
+    Option,
+    Plan,
+    Task,
+    TaskOutcome,
+    Understanding,
+)
+from nodes.language import Lang
 from nodes.memory.facts import Fact
 from skills.resources import ResourceVocabulary
 
@@ -54,6 +63,12 @@ class IntentSpec:
     """When set, a request with this intent is refused as a whole with this text."""
     handoff: bool = False
     """The customer asks for a human: the graph hands the thread over instead of planning."""
+    requires: tuple[str, ...] = ()
+    """Owned identifier slots it cannot be planned without: when the request (and what
+    the conversation has in focus) leaves one empty, the turn asks which record."""
+    refers: tuple[str, ...] = ()
+    """Owned identifier slots a reference ("it", "that order") may fill from the
+    conversation's focus, besides `requires`."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +134,13 @@ class DomainRecords(Protocol):
 
     async def foreign(self, pool: Pool, user_id: str, understanding: Understanding) -> list[str]:
         """Values of owned slots that do not exist or are someone else's (answered alike)."""
+        ...
+
+    async def options(
+        self, pool: Pool, user_id: str, slot: str, intents: tuple[str, ...], lang: Lang
+    ) -> list[Option]:
+        """The customer's own records a clarification about `slot` offers, the ones that fit
+        `intents` first (a cancel offers pending orders), described as the customer knows them."""
         ...
 
 
@@ -220,6 +242,18 @@ class DomainAnswers(Protocol):
 
     def binding_reason(self, task: Task) -> str | None:
         """What to ask for when the step's `bind:` values could not be filled, or None."""
+        ...
+
+    def confirmation(
+        self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
+    ) -> str:
+        """The question stating exactly what the call will do (records, items, amount,
+        payment method) and asking for an explicit yes; `results` are its dependencies'
+        payloads, quoted."""
+        ...
+
+    def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:
+        """The question asking which record `slot` means (the options are listed after it)."""
         ...
 
 

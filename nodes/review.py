@@ -17,6 +17,8 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
+from nodes.conversation.focus import updated_focus
+from nodes.conversation.questions import question_after
 from nodes.domain import DomainAnswers
 from nodes.state import RunStatus, SupportState
 from skills.pii import EMAIL
@@ -33,7 +35,15 @@ def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerd
     PII and error-text checks are the harness's own.
     """
     evidence = json.dumps(
-        [state.get("outcomes"), state.get("text"), state.get("decisions"), state.get("refusal")],
+        [
+            state.get("outcomes"),
+            state.get("text"),
+            state.get("decisions"),
+            state.get("refusal"),
+            # A question's options are the customer's own records, read by the domain.
+            state.get("asking"),
+            state.get("understanding"),
+        ],
         default=str,
         ensure_ascii=False,
     )
@@ -82,22 +92,27 @@ def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, 
     answer = state.get("draft") or ""
     # The id is the turn's: a respond that re-runs replaces its message, never repeats it.
     message = AIMessage(content=answer, id=f"ans-{state.get('audit_id') or ''}")
+    question = question_after(state, answer)
     return {
         "answer": answer,
         "status": status,
         "messages": [message],
-        "trace": [f"respond: {status}"],
+        "question": question,
+        "focus": updated_focus(state, runtime.context.domain),
+        "trace": [f"respond: {status}" + (f" asking ({question['kind']})" if question else "")],
     }
 
 
 def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
-    """refused; failed when a requested change (or every step) did not happen; else completed.
+    """refused; needs_input when the turn ends with a question; failed when a requested change (or every step) did not happen; else completed.
 
     A change a human rejected is a decision, not a failure: the run completes
     and the answer says nothing was changed.
     """
     if state.get("refusal"):
         return "refused"
+    if state.get("asking") or state.get("confirmations"):
+        return "needs_input"
     outcomes = list((state.get("outcomes") or {}).values())
     if not outcomes:
         return "completed"

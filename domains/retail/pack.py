@@ -10,15 +10,18 @@ from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
 from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
+from domains.retail.conversation import RetailConversation
 from domains.retail.memory import RetailMemory
 from domains.retail.planning import binding, preconditions, templates
 from domains.retail.records import RetailRecords
 from domains.retail.understanding import RetailUnderstanding
-from nodes.contracts import Plan, Understanding
+from nodes.contracts import ConfirmationRequest, Option, Plan, Understanding
 from nodes.domain import Domain
+from nodes.language import Lang
 from skills.resources import ResourceVocabulary
 
 HERE = Path(__file__).resolve().parent
+_CONVERSATION = RetailConversation()
 
 REFUSE_SCOPE = (
     "I can help with your orders, deliveries, returns, refunds, account and our policies. "
@@ -31,7 +34,13 @@ class _Understanding(RetailUnderstanding):
 
 
 class _Records(RetailRecords):
-    """Retail accounts and orders (`domains.retail.records`)."""
+    """Retail accounts and orders (`domains.retail.records`); what a clarification
+    offers (`domains.retail.conversation`)."""
+
+    async def options(
+        self, pool: Pool, user_id: str, slot: str, intents: tuple[str, ...], lang: Lang
+    ) -> list[Option]:
+        return await _CONVERSATION.options(pool, user_id, slot, intents, lang)
 
 
 class _Planning:
@@ -68,6 +77,14 @@ class _Answers(RetailAnswers):
         "no_customer": "I can't find your customer account, so I can't look anything up.",
         "foreign": "I can't find {ids} among your orders, so I can't act on it.",
     }
+
+    def confirmation(
+        self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
+    ) -> str:
+        return _CONVERSATION.confirmation(request, results, lang)
+
+    def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:
+        return _CONVERSATION.ask(slot, intents, lang)
 
 
 class _Seed:

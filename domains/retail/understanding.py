@@ -18,6 +18,7 @@ from domains.retail.vocabulary import (
     BULK_WRITE_VERBS,
     CANCEL_REASONS,
     INTENT_PATTERNS,
+    NEGATED_ACTIONS,
     PAYMENT_WORDS,
     POLICY_MASKED_INTENTS,
     POLICY_PHRASES,
@@ -45,15 +46,44 @@ ADDRESS = re.compile(
 
 # Vocabulary order: a merged model reading is listed in this order.
 INTENTS_SPEC: tuple[IntentSpec, ...] = (
-    IntentSpec("order_status", "where an order stands, or what the customer's orders are"),
-    IntentSpec("track_shipment", "where a shipment is, its tracking"),
-    IntentSpec("delay_complaint", "a delivery is late and the customer asks why"),
-    IntentSpec("cancel_order", "cancel a pending order", writes=True),
-    IntentSpec("modify_order", "change a pending order's address, items or payment", writes=True),
-    IntentSpec("return_items", "return items of a delivered order", writes=True),
-    IntentSpec("exchange_items", "exchange items of a delivered order", writes=True),
-    IntentSpec("refund_status", "where a refund stands"),
-    IntentSpec("update_account", "change the account's default address", writes=True),
+    IntentSpec(
+        "order_status",
+        "where an order stands, or what the customer's orders are",
+        refers=("order_ids",),
+    ),
+    IntentSpec("track_shipment", "where a shipment is, its tracking", refers=("order_ids",)),
+    IntentSpec(
+        "delay_complaint",
+        "a delivery is late and the customer asks why",
+        refers=("order_ids",),
+    ),
+    IntentSpec("cancel_order", "cancel a pending order", writes=True, requires=("order_ids",)),
+    IntentSpec(
+        "modify_order",
+        "change a pending order's address, items or payment",
+        writes=True,
+        requires=("order_ids",),
+    ),
+    IntentSpec(
+        "return_items",
+        "return items of a delivered order",
+        writes=True,
+        requires=("order_ids",),
+    ),
+    IntentSpec(
+        "exchange_items",
+        "exchange items of a delivered order",
+        writes=True,
+        requires=("order_ids",),
+    ),
+    IntentSpec("refund_status", "where a refund stands", refers=("order_ids",)),
+    IntentSpec(
+        "update_account",
+        "change the account's default address",
+        writes=True,
+        # "change its address instead": an order in focus makes it that order's address.
+        refers=("order_ids",),
+    ),
     IntentSpec(
         "notify", "the customer wants a notification or an e-mail sent to them", writes=True
     ),
@@ -121,6 +151,7 @@ def understand(text: str, product_names: Iterable[str] = ()) -> Understanding:
 
 def classify(lowered: str, *, has_orders: bool = False, has_items: bool = False) -> tuple[str, ...]:
     """The intents of lower-cased text, in priority order; never empty."""
+    lowered = _blank(NEGATED_ACTIONS, lowered)
     actions = _blank(POLICY_PHRASES, lowered)
     found = [
         i

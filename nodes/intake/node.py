@@ -10,13 +10,13 @@ from langgraph.runtime import Runtime
 from checkpoints.errors import ConfigurationError
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
+from nodes.conversation.reading import read_turn
 from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec
 from nodes.identity import identity_of
 from nodes.inputs import input_problem
 from nodes.intake.customer import REFUSE_OTHER_CUSTOMER, Customer, resolve_customer
-from nodes.intake.rules import understand
 from nodes.models.ladder import model_understanding
-from nodes.state import SupportState
+from nodes.state import QuestionData, SupportState, stored
 
 # What a domain does not word itself (`DomainAnswers.refusals`) is said this way.
 DEFAULT_REFUSALS = {
@@ -41,15 +41,29 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             "trace": [f"intake: {why}; refused"],
         }
     state = {**state, "user_id": customer.user_id}
-    rules = understand(state.get("text") or "", ctx.domain.understanding, ctx.lexicon)
-    understanding = await model_understanding(ctx, state, rules)
-    return {
+    reading = await read_turn(ctx, state, customer.user_id)
+    settled: dict[str, Any] = {
         "user_id": customer.user_id,
         "customer": customer.user_id,
+        "question": None,  # read: the question is answered (or asked again below)
+        "followup": " ".join(reading.notes) or None,
+        "asking": stored(reading.asking, QuestionData) if reading.asking else None,
+    }
+    if reading.rules is None:
+        return {**settled, "trace": [*reading.trace, "intake: the reply settled the question"]}
+    resolved_state: SupportState = {**state, "text": reading.rules.text}
+    understanding = await model_understanding(ctx, resolved_state, reading.rules)
+    refusal = await _refusal(ctx, customer.user_id, understanding)
+    if settled["followup"] and understanding.intents == (OUT_OF_SCOPE,):
+        refusal = None  # "actually, don't": the reply's own answer says what happened
+    return {
+        **settled,
         "understanding": understanding.model_dump(mode="json"),
-        "refusal": await _refusal(ctx, customer.user_id, understanding),
+        "refusal": refusal,
+        # A refusal is answered as such; the question it would have asked is moot.
+        "asking": None if refusal else settled["asking"],
         "handoff": any(_spec(ctx.domain, i).handoff for i in understanding.intents),
-        "trace": [_trace(ctx.domain, understanding)],
+        "trace": [*reading.trace, _trace(ctx.domain, understanding)],
     }
 
 
