@@ -100,6 +100,18 @@ async def record_decision(
     return await cur.fetchone() is not None
 
 
+async def asked_hash(
+    conn: psycopg.AsyncConnection[DictRow], request_id: str, thread_id: str
+) -> str | None:
+    """The args hash a request asked about (before any operator edit), if the thread has it."""
+    cur = await conn.execute(
+        "SELECT args_hash FROM approvals WHERE request_id = %s AND thread_id = %s",
+        (request_id, thread_id),
+    )
+    row = await cur.fetchone()
+    return None if row is None else row["args_hash"]
+
+
 @dataclass(frozen=True)
 class Withdrawn:
     """A pending request the customer withdrew."""

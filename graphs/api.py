@@ -204,7 +204,7 @@ def _checked(
 
 
 def _check_new_turn(current: RunReport, user_id: str, actor: Identity) -> None:
-    """Refuse a turn on another customer's thread, or on one whose last turn is not over."""
+    """Refuse a turn on another customer's thread, or on one that stopped mid-turn."""
     thread_id = current.thread_id
     if current.user_id not in (None, "", user_id):
         if not actor.is_operator:
@@ -213,12 +213,7 @@ def _check_new_turn(current: RunReport, user_id: str, actor: Identity) -> None:
             f"thread {thread_id!r} is another customer's conversation; start a new thread"
             f" for {user_id!r} (omit --thread-id)"
         )
-    if current.status == "interrupted" and actor.is_operator:
-        raise InvalidArgument(
-            f"thread {thread_id!r} is waiting for a decision on its last turn; answer it with"
-            f" `rolegraph resume {thread_id} --decision ...` before adding a turn"
-        )
-    # A customer's new turn on a thread waiting for an operator is a change of mind:
+    # A new turn on a thread waiting for an operator is the customer's change of mind:
     # the turn withdraws what waits (nodes.conversation.withdraw).
     if current.status == "crashed":
         raise InvalidArgument(

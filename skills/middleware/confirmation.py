@@ -8,11 +8,14 @@ confirmation question with an explicit yes, for this turn, skill and args
 hash. Nothing on the request can claim it, so neither a plan nor a model can
 skip the question; a changed argument (a different order, amount or payment
 method) is a different call and is asked again. Only calls made for a customer
-are asked about: an operator's back-office call has no conversation.
+are asked about: an operator's back-office call has no conversation. An
+operator's edit of a confirmed call (which may not change the record it acts
+on) is not asked again.
 """
 
 from __future__ import annotations
 
+from checkpoints.approvals import asked_hash
 from checkpoints.audit import has_confirmation
 from checkpoints.opening import Pool
 from skills.contract import SkillResult
@@ -44,7 +47,15 @@ class CustomerConfirmation:
         return await next(call)
 
     async def _confirmed(self, call: Call) -> bool:
+        req = call.request
         async with self._pool.connection() as conn:
-            return await has_confirmation(
-                conn, call.request.audit_id, call.skill_id, call.trace.args_hash
+            if await has_confirmation(conn, req.audit_id, call.skill_id, call.trace.args_hash):
+                return True
+            if req.approval is None:
+                return False
+            # An operator's edit of a confirmed call (never of the record it acts on) stands:
+            # the customer confirmed the call the approval request asked about.
+            asked = await asked_hash(conn, req.approval.approval_id, req.thread_id)
+            return asked is not None and await has_confirmation(
+                conn, req.audit_id, call.skill_id, asked
             )

@@ -41,9 +41,7 @@ async def test_status_then_cancel_it_confirms_then_approves_then_cancels_once(
     (pending,) = confirmed.interrupts
     assert pending["skill"] == "cancel_pending_order_v1" and pending["args"]["order_id"] == order
 
-    done = await resume_thread(
-        support.graph, support.ctx, tid, decision="approve", actor=OPERATOR
-    )
+    done = await resume_thread(support.graph, support.ctx, tid, decision="approve", actor=OPERATOR)
     assert done.status == "completed", done.trace
     assert await order_status(support.db.pool, order) == "cancelled"
     events = await _events(support, tid, "cancel_pending_order_v1")
