@@ -24,6 +24,7 @@ from nodes.errors import ModelOutputInvalid
 from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.intake import rules
 from nodes.intake.node import intake
+from nodes.language import Bilingual
 from nodes.models.grounding import ground_reading
 from nodes.models.ladder import intake_messages
 from nodes.models.prompts import load_prompts
@@ -36,7 +37,12 @@ INTENTS = (
     IntentSpec("find_book", "where a book is"),
     IntentSpec("renew_loan", "renew a loan", writes=True),
     IntentSpec("librarian", "asks for a librarian", safety=True, handoff=True),
-    IntentSpec("every_loan", "touches every member's loans", safety=True, refusal="Not in bulk."),
+    IntentSpec(
+        "every_loan",
+        "touches every member's loans",
+        safety=True,
+        refusal=Bilingual("Not in bulk.", "不能批量办理。"),
+    ),
     IntentSpec(OUT_OF_SCOPE, "nothing applies"),
 )
 SLOTS = (
@@ -81,7 +87,7 @@ class Records:
 
 
 class Answers:
-    refusals: ClassVar[dict[str, str]] = {}  # the harness's own wording
+    refusals: ClassVar[dict[str, Bilingual]] = {}  # the harness's own wording
 
 
 def loans_domain(prompts: Path) -> Domain:
