@@ -19,7 +19,7 @@ from nodes.language import Bilingual, Lang, say
 DONE: Mapping[str, Bilingual] = {
     "cancel_pending_order_v1": Bilingual(
         "Order {order_id} is now cancelled; the refund goes back to the original payment.",
-        "{order}已为您取消，款项将原路退回原支付方式。"),
+        "{order}已为您取消，款项将原路退回到原支付方式。"),
     "modify_pending_order_address_v1": Bilingual(
         "The shipping address of order {order_id} is updated.", "{order}的收货地址已更新。"),
     "modify_pending_order_payment_v1": Bilingual(
