@@ -17,7 +17,7 @@ from nodes.context import SupportContext
 from nodes.contracts import Decision, Plan, Proposal, ReviewVerdict, Task, TaskOutcome
 from nodes.domain import Domain
 from nodes.failure_text import failure_sentence, step_words
-from nodes.language import Bilingual, Lang, say, turn_lang
+from nodes.language import Bilingual, Lang, join_sentences, say, turn_lang
 from nodes.quoting import IdShape, id_shapes, own_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 from skills.pii import mask_pii
@@ -30,7 +30,8 @@ async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict
     sentences = compose_sentences(state, runtime.context.domain)
     if review and not review.approved:
         sentences = [s for s in sentences if not any(f in s for f in _flagged(review))]
-    draft = mask_pii(" ".join(sentences)) if sentences else NOTHING_DONE.say(turn_lang(state))
+    lang = turn_lang(state)
+    draft = mask_pii(join_sentences(sentences, lang)) if sentences else NOTHING_DONE.say(lang)
     return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
 
 

@@ -8,7 +8,7 @@ languages; `say` picks one so no caller branches on the language itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -48,3 +48,14 @@ def turn_lang(state: Mapping[str, object]) -> Lang:
     understanding = state.get("understanding")
     lang = understanding.get("lang") if isinstance(understanding, Mapping) else None
     return next((known for known in LANGS if known == lang), None) or lang_of(state.get("text"))
+
+
+def join_sentences(sentences: Iterable[str], lang: Lang) -> str:
+    """Sentences as one text: English ones spaced; Chinese ones run on after full-width
+    punctuation, as Chinese is written (a space only after a sentence ending in ASCII)."""
+    text = ""
+    for sentence in sentences:
+        if text and (lang == "en" or text[-1].isascii()):
+            text += " "
+        text += sentence
+    return text

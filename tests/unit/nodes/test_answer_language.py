@@ -19,7 +19,7 @@ from nodes.domain import Domain, SlotSpec, Stance
 from nodes.failure_text import REASONS, plan_refusal
 from nodes.intake.customer import REFUSE_OTHER_CUSTOMER, REFUSE_UNAUTHENTICATED
 from nodes.intake.node import DEFAULT_REFUSALS
-from nodes.language import CJK, Bilingual, Lang, say, turn_lang
+from nodes.language import CJK, Bilingual, Lang, join_sentences, say, turn_lang
 from nodes.review import check, language_feedback
 from skills.resources import ResourceVocabulary
 
@@ -138,6 +138,19 @@ async def test_nothing_done_is_said_in_chinese() -> None:
     out = await compose(_state("zh"), runtime)  # type: ignore[arg-type]
     assert out["draft"] == "抱歉，我没能完成您的请求。"
     assert check(out["draft"], _state("zh"), DOMAIN.answers).approved
+
+
+async def test_a_chinese_draft_runs_its_sentences_on_as_chinese_is_written() -> None:
+    runtime = SimpleNamespace(context=SimpleNamespace(domain=DOMAIN))
+    read = (READ, _outcome(READ, "succeeded", payload={"fine": 54.04}))
+    renew = (RENEW, _outcome(RENEW, "succeeded"))
+    zh = await compose(_state("zh", read, renew), runtime)  # type: ignore[arg-type]
+    assert zh["draft"] == "借阅 LN-20001 欠款 $54.04。借阅 LN-20001 已续借。"
+    en = await compose(_state("en", read, renew), runtime)  # type: ignore[arg-type]
+    assert en["draft"] == "Loan LN-20001 owes $54.04. Loan LN-20001 is renewed."
+    assert join_sentences(["From the FAQ: Only while pending.", "借阅已续借。"], "zh") == (
+        "From the FAQ: Only while pending. 借阅已续借。"
+    )
 
 
 def test_a_turn_refused_before_it_was_understood_takes_the_texts_language() -> None:
