@@ -72,10 +72,11 @@ def refuse_bad_input(state: SupportState) -> dict[str, Any] | None:
     if problem is None:
         return None
     # The problem is named as the API names it, so a caller can look it up.
-    refusal = Bilingual(
-        f"I can't read that request: {problem}.", f"我无法读取这条请求：{problem}。"
+    lang = lang_of(state.get("text"))
+    refusal = say(
+        lang, f"I can't read that request: {problem}.", f"我无法读取这条请求：{problem}。"
     )
-    return {"refusal": refusal.say(lang_of(state.get("text"))), "trace": ["intake: bad input"]}
+    return {"refusal": refusal, "trace": ["intake: bad input"]}
 
 
 def refusal_text(domain: Domain, kind: str, lang: Lang) -> str:
