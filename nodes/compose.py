@@ -24,13 +24,13 @@ from nodes.contracts import (
     TaskOutcome,
 )
 from nodes.domain import Domain
-from nodes.failure_text import failure_sentence, step_name
-from nodes.language import Lang, lang_of
+from nodes.failure_text import failure_sentence, step_words
+from nodes.language import Bilingual, Lang, join_sentences, say, turn_lang
 from nodes.quoting import IdShape, id_shapes, own_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 from skills.pii import mask_pii
 
-NOTHING_DONE = "I could not complete your request."
+NOTHING_DONE = Bilingual("I could not complete your request.", "抱歉，我没能完成您的请求。")
 
 
 async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
@@ -38,12 +38,13 @@ async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict
     sentences = compose_sentences(state, runtime.context.domain)
     if review and not review.approved:
         sentences = [s for s in sentences if not any(f in s for f in _flagged(review))]
-    draft = mask_pii(" ".join(sentences)) if sentences else NOTHING_DONE
+    lang = turn_lang(state)
+    draft = mask_pii(join_sentences(sentences, lang)) if sentences else NOTHING_DONE.say(lang)
     return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
 
 
 def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
-    """The answer's sentences, in plan order, each stated once."""
+    """The answer's sentences, in plan order, each stated once, in the turn's language."""
     if state.get("refusal"):
         return [str(state["refusal"])]
     plan = plan_of(state)
@@ -51,18 +52,19 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     own = own_ids(plan, outcomes, domain)  # data text is quoted, never obeyed (nodes/quoting.py)
     shapes = id_shapes(domain)
     stale = _superseded(plan, outcomes, domain)
+    lang = turn_lang(state)
     sentences: list[str] = list(state.get("noted") or [])
     if state.get("followup"):
         sentences.append(str(state["followup"]))
     for task in plan.tasks:
         if task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
-            sentences.extend(_describe(task, outcome, domain))
+            sentences.extend(_describe(task, outcome, domain, lang))
     for raw in state.get("decisions") or []:
         decision = _quoted(Decision.model_validate(raw), own, shapes)
-        sentences.append(domain.answers.decision(decision))
-    if state.get("human_reply"):
-        sentences.append(f"A colleague replied: {state['human_reply']}")
+        sentences.append(domain.answers.decision(decision, lang))
+    if reply := state.get("human_reply"):
+        sentences.append(say(lang, f"A colleague replied: {reply}", f"客服同事回复：{reply}"))
     sentences.extend(_confirmations(state, plan, outcomes, own, shapes, domain))
     if asking := state.get("asking"):
         sentences.append(asking["text"])
@@ -91,12 +93,6 @@ def _confirmations(
     return out
 
 
-def turn_lang(state: SupportState) -> Lang:
-    """The language the turn is answered in: the customer's, as they wrote this turn."""
-    raw = state.get("understanding")
-    return raw["lang"] if raw else lang_of(state.get("text"))
-
-
 def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain) -> set[str]:
     # A read told after a change it predates would state the old record.
     done = [t for t in plan.tasks if t.id in outcomes and outcomes[t.id].status == "succeeded"]
@@ -107,19 +103,20 @@ def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain)
     }
 
 
-def _describe(task: Task, outcome: TaskOutcome, domain: Domain) -> list[str]:
+def _describe(task: Task, outcome: TaskOutcome, domain: Domain, lang: Lang) -> list[str]:
+    step = step_words(outcome.skill, domain, lang)
     if outcome.status == "rejected":
-        return [
-            f"The {step_name(outcome.skill)} step was rejected by a reviewer; nothing was changed."
-        ]
+        return [say(lang, f"The {step} step was rejected by a reviewer; nothing was changed.",
+                    f"审核人员否决了“{step}”操作，没有做任何更改。")]  # fmt: skip
     if outcome.status == "failed":
         # Never `outcome.error`: internal text stays in the audit trail.
-        return [failure_sentence(outcome, task, domain)]
+        return [failure_sentence(outcome, task, domain, lang)]
     if outcome.status == "skipped":
-        return [f"I did not {step_name(outcome.skill)}: a step it depends on did not succeed."]
+        return [say(lang, f"I did not {step}: a step it depends on did not succeed.",
+                    f"“{step}”操作没有执行：它所依赖的前一步没有成功。")]  # fmt: skip
     if outcome.status != "succeeded":
         return []
-    return domain.answers.describe(task, outcome)
+    return domain.answers.describe(task, outcome, lang)
 
 
 def _quoted(decision: Decision, own: set[str], shapes: Sequence[IdShape]) -> Decision:

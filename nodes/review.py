@@ -1,5 +1,5 @@
 """The reviewer: every stated fact traceable, no unmasked PII, no internal
-error text, policy kept.
+error text, policy kept, the customer's language spoken.
 
 It sends the draft back with feedback naming the offending text, at most
 `MAX_REVISIONS` times; after that the run escalates to a human.
@@ -20,6 +20,7 @@ from nodes.contracts import ReviewVerdict
 from nodes.conversation.focus import updated_focus
 from nodes.conversation.questions import question_after
 from nodes.domain import DomainAnswers
+from nodes.language import CJK_RUN, turn_lang
 from nodes.state import RunStatus, SupportState
 from skills.pii import EMAIL
 from skills.registry import SkillRegistry
@@ -61,7 +62,26 @@ def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerd
     for claim, skill in answers.claims.items():
         if claim in draft and skill not in succeeded and not state.get("refusal"):
             feedback.append(f"claim without a successful step: {claim}")
+    feedback += language_feedback(draft, state)
     return ReviewVerdict(approved=not feedback, feedback=tuple(feedback))
+
+
+def language_feedback(draft: str, state: SupportState) -> list[str]:
+    """Feedback when `draft` is not in the turn's language (`nodes.language.turn_lang`).
+
+    Chinese wording is a run of Chinese characters the run's data does not
+    hold: a Chinese product name or policy passage quoted in an English answer
+    is data, not the answer's language.
+    """
+    data = json.dumps(
+        [state.get("outcomes"), state.get("decisions"), state.get("human_reply")],
+        default=str,
+        ensure_ascii=False,
+    )
+    wording = list(dict.fromkeys(r for r in CJK_RUN.findall(draft) if r not in data))
+    if turn_lang(state) == "zh":
+        return [] if wording else ["not in the customer's language: no Chinese sentence"]
+    return [f"not in the customer's language: {run}" for run in wording]
 
 
 def _facts(answers: DomainAnswers, draft: str) -> list[str]:
@@ -134,7 +154,7 @@ def _numbers(evidence: str) -> frozenset[Decimal]:
 def _traceable(fact: str, evidence: str, numbers: frozenset[Decimal]) -> bool:
     """A fact is backed when the evidence holds it, or, for an amount ("$3.50"),
     the same number in any spelling (results store 3.5)."""
-    bare = fact.lstrip("$€£¥ ")
+    bare = fact.lstrip("$€£¥ ").removesuffix("美元").strip()
     if bare in evidence:
         return True
     try:

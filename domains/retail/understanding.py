@@ -29,11 +29,13 @@ from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, SlotSpec
 from nodes.intake import rules
 from nodes.intake.rules import any_match, compiled
+from nodes.language import Bilingual
 from skills.pii import EMAIL
 
-REFUSE_BULK = (
+REFUSE_BULK = Bilingual(
     "I can't change many orders or other customers' data at once; "
-    "please ask about one of your own orders at a time."
+    "please ask about one of your own orders at a time.",
+    "我无法一次更改多个订单，也不能处理其他客户的数据；请每次只就您自己的一个订单提问。",
 )
 ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?([Ww]\d{7})(?!\d)")
 PAYMENT_ID = re.compile(r"\b((?:gift_card|credit_card|paypal)_\d+)\b")

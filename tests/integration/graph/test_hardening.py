@@ -86,7 +86,7 @@ async def test_another_customers_turn_on_a_used_thread_is_refused(support: Suppo
     )
     second = await report(support.graph, first.thread_id)
     assert second.status == "refused" and second.turn == 2
-    assert second.answer == REFUSE_OTHER_CUSTOMER
+    assert second.answer == REFUSE_OTHER_CUSTOMER.en
     assert second.user_id == me  # the thread stays its first customer's
     assert theirs not in second.answer and mine not in second.answer
     assert not second.plan  # nothing of turn 1 is left, nothing of turn 2 was planned
