@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
+from nodes.conversation.record import record_metadata, turn_record
 from nodes.domain import DomainAnswers
 from nodes.state import RunStatus, SupportState
 from skills.pii import EMAIL
@@ -81,7 +82,11 @@ def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, 
     status = final_status(state, runtime.context.registry)
     answer = state.get("draft") or ""
     # The id is the turn's: a respond that re-runs replaces its message, never repeats it.
-    message = AIMessage(content=answer, id=f"ans-{state.get('audit_id') or ''}")
+    message = AIMessage(
+        content=answer,
+        id=f"ans-{state.get('audit_id') or ''}",
+        response_metadata=record_metadata(turn_record(state, runtime.context.domain, status)),
+    )
     return {
         "answer": answer,
         "status": status,

@@ -1,7 +1,7 @@
 """The turn node: every run from START is one customer turn on the thread.
 
 A thread is a conversation. What belongs to the conversation (`messages`,
-the customer it is bound to, the turn counter) carries over; everything a
+the summary of its compressed turns, the customer it is bound to, the turn counter) carries over; everything a
 turn works with — understanding, plan, outcomes, grants, pending requests,
 review, draft, answer, status, trace — starts clean, so nothing one turn
 found or was allowed can reach the next (a grant of turn 1 never authorises
@@ -17,7 +17,9 @@ from langgraph.types import Overwrite
 from nodes.handoff import new_audit_id
 from nodes.state import StateUpdate, SupportState
 
-CONVERSATION_CHANNELS = frozenset({"messages", "customer", "turn", "turn_message", "user_id"})
+CONVERSATION_CHANNELS = frozenset(
+    {"messages", "summary", "customer", "turn", "turn_message", "user_id"}
+)
 """What a turn inherits from the thread; every other channel is the turn's own."""
 
 
