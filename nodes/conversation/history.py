@@ -70,7 +70,8 @@ def compressed(history: History, summary: str) -> list[AnyMessage | RemoveMessag
 
     Every older message leaves the state (`RemoveMessage`), so the checkpoint
     holds no more than the summary and the kept turns; re-adding the kept ones
-    after it puts the summary first. Their ids are unchanged, so a client
-    streaming messages is not sent them again.
+    after it puts the summary first — the idiom of LangGraph's own pre-model
+    hooks (`REMOVE_ALL_MESSAGES`). The kept messages keep their ids, so a
+    client streaming messages is not sent them again.
     """
     return [RemoveMessage(id=REMOVE_ALL_MESSAGES), summary_message(summary), *history.kept]

@@ -107,3 +107,18 @@ async def test_the_default_budget_bounds_a_conversation_of_any_length(support: S
     assert max(sizes) < DEFAULT_BOUND
     state = (await support.graph.aget_state({"configurable": {"thread_id": tid}})).values
     assert state["messages"][0].id == SUMMARY_ID and len(state["messages"]) < 2 * 120
+
+
+async def test_each_answer_carries_its_turn_record(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "delivered", skip=32)
+    done = await run_request(
+        support.graph, support.ctx, text=f"what's the status of order {order}?", user_id=user
+    )
+    state = (await support.graph.aget_state({"configurable": {"thread_id": done.thread_id}})).values
+    record = record_of(state["messages"][-1])
+    assert record is not None and record.turn == 1 and record.status == "completed"
+    assert record.intents == tuple(done.intents) and order in record.ids and order in record.facts
+    assert [(s.skill, s.status) for s in record.steps] == [
+        (t["skill"], "succeeded") for t in done.plan
+    ]
+    assert "summary" not in state  # far within the budget: nothing compressed
