@@ -1,7 +1,7 @@
 """The model tier of compression: the small model summarises, and is checked.
 
-Map: the small model summarises each group of messages in at most
-`GROUP_CHARS` characters; reduce: it merges the previous summary and the
+Map: the small model summarises each group of messages (the newest
+`MODEL_GROUPS`) in at most `GROUP_CHARS` characters; reduce: it merges the previous summary and the
 group summaries in at most `SUMMARY_CHARS`. A reply is accepted only when it
 fits its limit, does not read as instructions (intake's injection screen) and
 every id and amount it states (the domain's `DomainAnswers.facts`) is one a
@@ -34,6 +34,9 @@ NODE = "compress"
 SUMMARY_TIER: ModelSize = "small"
 """Summaries are short and checked: the small model is enough."""
 TEXT_CHARS = 300
+MODEL_GROUPS = 6
+"""Groups the model summarises in one compression, the newest; older ones are summarised
+extractively, so a compression costs a turn at most seven model calls."""
 """Most characters of one message the model is shown."""
 _MARKER = re.compile(r"</?\s*conversation\s*>", re.IGNORECASE)
 _CURRENCY = "$€£¥ "
@@ -58,10 +61,11 @@ class Summariser:
         previous: str | None,
     ) -> str | None:
         """The merged model summary of `groups` after `previous`, or None when rejected."""
-        texts = [
-            await self.ask(group_data(group), GROUP_CHARS) or d.render(GROUP_CHARS)
-            for group, d in zip(groups, digests, strict=True)
-        ]
+        asked_from = len(groups) - MODEL_GROUPS
+        texts = []
+        for i, (group, d) in enumerate(zip(groups, digests, strict=True)):
+            found = await self.ask(group_data(group), GROUP_CHARS) if i >= asked_from else None
+            texts.append(found or d.render(GROUP_CHARS))
         return await self.ask(merge_data(previous, texts), SUMMARY_CHARS)
 
     async def ask(self, data: str, limit: int) -> str | None:

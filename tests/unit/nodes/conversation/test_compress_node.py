@@ -88,3 +88,14 @@ async def test_only_the_small_tier_summarises(context: Any) -> None:
     large = _small()  # never called: a large-only configuration summarises with rules
     update = await _compress(context(ModelTiers(large=large)), state_of(thread(6, filler=40)))
     assert update["trace"][0].startswith("compress[rules]") and large.calls == []
+
+
+async def test_the_model_summarises_only_the_newest_groups(context: Any) -> None:
+    # 20 turns: 34 older messages in 7 groups; the oldest one is summarised by rules.
+    newest = [f"Group {i}: loan LN-{i:05d} was looked up." for i in range(2, 8)]
+    small = _small(*newest, MERGED)
+    update = await _compress(context(ModelTiers(small=small)), state_of(thread(20, filler=10)))
+    assert update["summary"] == MERGED and len(small.calls) == 6 + 1
+    merge_request = small.calls[-1][1].text
+    assert "group 1: turns 1-2: ids LN-00001" in merge_request
+    assert all(text in merge_request for text in newest)
