@@ -37,7 +37,8 @@ class SupportContext:
     memory_half_life: timedelta = DEFAULT_HALF_LIFE
     """A remembered fact's weight at recall halves after this (`ROLEGRAPH_MEMORY_HALF_LIFE`)."""
     context_budget: ContextBudget = field(default_factory=ContextBudget)
-    """How much history a thread keeps before older turns are compressed (`ROLEGRAPH_CONTEXT_TOKENS`)."""
+    """How much history a thread keeps before its older turns are compressed
+    (`ROLEGRAPH_CONTEXT_TOKENS`)."""
 
 
 ADHOC = "adhoc"

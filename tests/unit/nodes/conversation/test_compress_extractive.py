@@ -63,3 +63,10 @@ def test_a_failed_or_refused_turn_is_said_so() -> None:
     )  # fmt: skip
     message = AIMessage("I could not renew it.", id="a7", response_metadata=record_metadata(record))
     assert group_summary([message]) == "turn 7: did renew_loan failed; ended failed; about renew"
+
+
+def test_a_long_chinese_request_is_cut_not_dropped() -> None:
+    text = "我想知道我的借阅记录现在是什么状态以及什么时候需要归还这些书籍谢谢你的帮助非常感谢"
+    summary = group_summary([HumanMessage(text, id="h1")])
+    assert summary.startswith('earlier: asked "我想知道我的借阅记录') and summary.endswith('…"')
+    assert len(summary) <= 200
