@@ -19,6 +19,7 @@ from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
 from nodes.conversation.focus import updated_focus
 from nodes.conversation.questions import question_after
+from nodes.conversation.record import record_metadata, turn_record
 from nodes.domain import DomainAnswers
 from nodes.language import CJK_RUN, turn_lang
 from nodes.state import RunStatus, SupportState
@@ -111,7 +112,11 @@ def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, 
     status = final_status(state, runtime.context.registry)
     answer = state.get("draft") or ""
     # The id is the turn's: a respond that re-runs replaces its message, never repeats it.
-    message = AIMessage(content=answer, id=f"ans-{state.get('audit_id') or ''}")
+    message = AIMessage(
+        content=answer,
+        id=f"ans-{state.get('audit_id') or ''}",
+        response_metadata=record_metadata(turn_record(state, runtime.context.domain, status)),
+    )
     question = question_after(state, answer)
     return {
         "answer": answer,

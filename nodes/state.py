@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypeVar, cast
 
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AnyMessage, RemoveMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 from pydantic import BaseModel
@@ -199,6 +199,7 @@ class SupportInput(TypedDict, total=False):
 class SupportState(TypedDict, total=False):
     # Conversation-scoped: carried from turn to turn (see `nodes.turn`).
     messages: Annotated[list[AnyMessage], add_messages]  # the customer's turns and the answers
+    summary: str  # the turns compressed out of `messages` (`nodes.conversation`)
     customer: str  # the customer the thread belongs to: its first turn's
     turn: int  # turns started on this thread
     turn_message: str  # id of the customer message the current turn answers
@@ -238,7 +239,8 @@ class StateUpdate(TypedDict, total=False):
     None value removes the key (see `merge`). None also clears a plain channel, and
     `Overwrite` replaces a list: the turn node starts every turn so."""
 
-    messages: list[AnyMessage]
+    messages: list[AnyMessage | RemoveMessage]  # RemoveMessage: compression
+    summary: str
     customer: str
     turn: int
     turn_message: str

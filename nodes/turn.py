@@ -1,11 +1,11 @@
 """The turn node: every run from START is one customer turn on the thread.
 
 A thread is a conversation. What belongs to the conversation (`messages`,
-the customer it is bound to, the turn counter) carries over; everything a
-turn works with — understanding, plan, outcomes, grants, pending requests,
-review, draft, answer, status, trace — starts clean, so nothing one turn
-found or was allowed can reach the next (a grant of turn 1 never authorises
-a call of turn 2). Each turn gets its own audit id; the audit events carry
+the summary of its compressed turns, the customer it is bound to, the turn
+counter) carries over; everything a turn works with — understanding, plan,
+outcomes, grants, pending requests, review, draft, answer, status, trace —
+starts clean, so nothing one turn found or was allowed can reach the next (a
+grant of turn 1 never authorises a call of turn 2). Each turn gets its own audit id; the audit events carry
 the thread id, which links a thread's turns.
 """
 
@@ -22,7 +22,7 @@ from nodes.language import lang_of
 from nodes.state import StateUpdate, SupportState
 
 CONVERSATION_CHANNELS = frozenset(
-    {"messages", "customer", "turn", "turn_message", "user_id", "focus", "question"}
+    {"messages", "summary", "customer", "turn", "turn_message", "user_id", "focus", "question"}
 )
 """What a turn inherits from the thread; every other channel is the turn's own."""
 
