@@ -100,6 +100,45 @@ async def record_decision(
     return await cur.fetchone() is not None
 
 
+async def asked_hash(
+    conn: psycopg.AsyncConnection[DictRow], request_id: str, thread_id: str
+) -> str | None:
+    """The args hash a request asked about (before any operator edit), if the thread has it."""
+    cur = await conn.execute(
+        "SELECT args_hash FROM approvals WHERE request_id = %s AND thread_id = %s",
+        (request_id, thread_id),
+    )
+    row = await cur.fetchone()
+    return None if row is None else row["args_hash"]
+
+
+@dataclass(frozen=True)
+class Withdrawn:
+    """A pending request the customer withdrew."""
+
+    request_id: str
+    audit_id: str | None
+    skill: str | None
+    args_hash: str | None
+
+
+async def withdraw_pending(
+    conn: psycopg.AsyncConnection[DictRow], thread_id: str
+) -> list[Withdrawn]:
+    """Close every request of the thread still waiting for an operator as `withdrawn`
+    (the customer moved on); none of them can be approved afterwards."""
+    cur = await conn.execute(
+        "UPDATE approvals SET status = 'withdrawn', decided_by = 'customer', decided_at = now()"
+        " WHERE thread_id = %s AND status = 'pending'"
+        " RETURNING request_id, audit_id, skill, args_hash",
+        (thread_id,),
+    )
+    return [
+        Withdrawn(r["request_id"], r["audit_id"], r["skill"], r["args_hash"])
+        for r in await cur.fetchall()
+    ]
+
+
 @dataclass(frozen=True)
 class RecordedDecision:
     """An operator's decision as the table holds it."""

@@ -114,6 +114,28 @@ async def recent_success_rate(
     return None if row is None or row["rate"] is None else float(row["rate"])
 
 
+CUSTOMER_CONFIRMED = "customer_confirmed"
+
+
+async def has_confirmation(
+    conn: psycopg.AsyncConnection[DictRow],
+    audit_id: str,
+    skill: str,
+    args_hash: str,
+    *,
+    status: str = CUSTOMER_CONFIRMED,
+) -> bool:
+    """Whether the customer confirmed exactly this call (skill + args hash) in the turn
+    `audit_id`: the audit row intake writes on an explicit yes is the only proof.
+    (With `status`, whether the turn recorded that other answer to the call.)"""
+    cur = await conn.execute(
+        "SELECT 1 FROM audit_events WHERE audit_id = %s AND status = %s AND skill = %s"
+        " AND args_hash = %s LIMIT 1",
+        (audit_id, status, skill, args_hash),
+    )
+    return await cur.fetchone() is not None
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, default=str)
 

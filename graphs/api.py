@@ -52,6 +52,9 @@ class RunReport:
     turn: int = 0
     """Which turn of the thread's conversation this is (1 for the first)."""
     user_id: str | None = None
+    question: dict[str, Any] | None = None
+    """What the turn asks the customer when its status is `needs_input`: `kind`
+    (clarify | confirm), `text`, and the `options` a clarification offers."""
     trace: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -89,8 +92,9 @@ async def run_request(
     `actor` is who asks: the customer `user_id` itself when None (the caller
     authenticated them), or an operator acting for that customer. A customer
     identity may only act for itself, and a thread only ever serves the
-    customer of its first turn. A thread whose last turn waits for a decision
-    or stopped before its end takes no new turn until it is resumed.
+    customer of its first turn. A customer's turn on a thread waiting for an
+    operator's decision withdraws what waits; a thread that stopped before its
+    end takes no new turn until it is continued.
     """
     text, user_id = clean_text(text), clean_user_id(user_id)
     thread_id = clean_id(thread_id, name="the thread id") if thread_id is not None else None
@@ -200,7 +204,7 @@ def _checked(
 
 
 def _check_new_turn(current: RunReport, user_id: str, actor: Identity) -> None:
-    """Refuse a turn on another customer's thread, or on one whose last turn is not over."""
+    """Refuse a turn on another customer's thread, or on one that stopped mid-turn."""
     thread_id = current.thread_id
     if current.user_id not in (None, "", user_id):
         if not actor.is_operator:
@@ -209,11 +213,8 @@ def _check_new_turn(current: RunReport, user_id: str, actor: Identity) -> None:
             f"thread {thread_id!r} is another customer's conversation; start a new thread"
             f" for {user_id!r} (omit --thread-id)"
         )
-    if current.status == "interrupted":
-        raise InvalidArgument(
-            f"thread {thread_id!r} is waiting for a decision on its last turn; answer it with"
-            f" `rolegraph resume {thread_id} --decision ...` before adding a turn"
-        )
+    # A new turn on a thread waiting for an operator is the customer's change of mind:
+    # the turn withdraws what waits (nodes.conversation.withdraw).
     if current.status == "crashed":
         raise InvalidArgument(
             f"thread {thread_id!r} stopped in the middle of its last turn; continue it with"
@@ -293,8 +294,17 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         interrupts=interrupts,
         answer=values.get("answer") or "",
         audit_id=values.get("audit_id"),
+        question=_question(values.get("question")) if status == "needs_input" else None,
         trace=list(values.get("trace") or []),
     )
+
+
+def _question(raw: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The open question as clients see it (what it continues stays internal)."""
+    if not raw:
+        return None
+    options = [{"value": o["value"], "label": o["label"]} for o in raw.get("options") or []]
+    return {"kind": raw["kind"], "text": raw["text"], "options": options}
 
 
 async def thread_status(

@@ -12,6 +12,7 @@ from nodes.approval import approval
 from nodes.arbitrate import arbitrate
 from nodes.compose import compose
 from nodes.context import SupportContext
+from nodes.conversation.node import compress
 from nodes.dispatch import dispatch, ready_tasks, task_input
 from nodes.handoff import escalate_review, handoff
 from nodes.intake.node import intake
@@ -54,6 +55,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_node("review", review)
     g.add_node("escalate", escalate_review)
     g.add_node("respond", respond)
+    g.add_node("compress", compress)
 
     role_nodes = [node_name(r) for r in roles]
     g.add_edge(START, "turn")
@@ -71,7 +73,9 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_edge("compose", "review")
     g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])
     g.add_edge("escalate", "approval")
-    g.add_edge("respond", END)
+    # After the answer, and so after `remember` stored every turn's facts.
+    g.add_edge("respond", "compress")
+    g.add_edge("compress", END)
     return g
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from checkpoints.migrations import migrate
 from checkpoints.opening import Pool
 from nodes.context import SupportContext
+from nodes.conversation.budget import context_budget_from
 from nodes.domain import Domain, load_domain
 from nodes.memory.facts import half_life_from
 from nodes.models.prompts import domain_prompt
@@ -78,4 +79,5 @@ async def build_support_context(
         models=models,
         lexicon=lexicon,
         memory_half_life=half_life_from(env),
+        context_budget=context_budget_from(env),
     )

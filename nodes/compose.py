@@ -14,14 +14,23 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import Decision, Plan, Proposal, ReviewVerdict, Task, TaskOutcome
+from nodes.contracts import (
+    ConfirmationRequest,
+    Decision,
+    Plan,
+    Proposal,
+    ReviewVerdict,
+    Task,
+    TaskOutcome,
+)
 from nodes.domain import Domain
-from nodes.failure_text import failure_sentence, step_name
+from nodes.failure_text import failure_sentence, step_words
+from nodes.language import Bilingual, Lang, join_sentences, say, turn_lang
 from nodes.quoting import IdShape, id_shapes, own_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 from skills.pii import mask_pii
 
-NOTHING_DONE = "I could not complete your request."
+NOTHING_DONE = Bilingual("I could not complete your request.", "抱歉，我没能完成您的请求。")
 
 
 async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
@@ -29,12 +38,13 @@ async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict
     sentences = compose_sentences(state, runtime.context.domain)
     if review and not review.approved:
         sentences = [s for s in sentences if not any(f in s for f in _flagged(review))]
-    draft = mask_pii(" ".join(sentences)) if sentences else NOTHING_DONE
+    lang = turn_lang(state)
+    draft = mask_pii(join_sentences(sentences, lang)) if sentences else NOTHING_DONE.say(lang)
     return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
 
 
 def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
-    """The answer's sentences, in plan order, each stated once."""
+    """The answer's sentences, in plan order, each stated once, in the turn's language."""
     if state.get("refusal"):
         return [str(state["refusal"])]
     plan = plan_of(state)
@@ -42,17 +52,45 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     own = own_ids(plan, outcomes, domain)  # data text is quoted, never obeyed (nodes/quoting.py)
     shapes = id_shapes(domain)
     stale = _superseded(plan, outcomes, domain)
+    lang = turn_lang(state)
     sentences: list[str] = list(state.get("noted") or [])
+    if state.get("followup"):
+        sentences.append(str(state["followup"]))
     for task in plan.tasks:
         if task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
-            sentences.extend(_describe(task, outcome, domain))
+            sentences.extend(_describe(task, outcome, domain, lang))
     for raw in state.get("decisions") or []:
         decision = _quoted(Decision.model_validate(raw), own, shapes)
-        sentences.append(domain.answers.decision(decision))
-    if state.get("human_reply"):
-        sentences.append(f"A colleague replied: {state['human_reply']}")
+        sentences.append(domain.answers.decision(decision, lang))
+    if reply := state.get("human_reply"):
+        sentences.append(say(lang, f"A colleague replied: {reply}", f"客服同事回复：{reply}"))
+    sentences.extend(_confirmations(state, plan, outcomes, own, shapes, domain))
+    if asking := state.get("asking"):
+        sentences.append(asking["text"])
     return list(dict.fromkeys(sentences))
+
+
+def _confirmations(
+    state: SupportState,
+    plan: Plan,
+    outcomes: Mapping[str, TaskOutcome],
+    own: set[str],
+    shapes: Sequence[IdShape],
+    domain: Domain,
+) -> list[str]:
+    """The questions asking the customer to confirm each call that waits for their yes."""
+    lang = turn_lang(state)
+    tasks = {t.id: t for t in plan.tasks}
+    out = []
+    for raw in (state.get("confirmations") or {}).values():
+        request = ConfirmationRequest.model_validate(raw)
+        deps = tasks[request.task_id].depends_on if request.task_id in tasks else ()
+        results = {
+            d: quote_outcome(outcomes[d], own, shapes).payload for d in deps if d in outcomes
+        }
+        out.append(domain.answers.confirmation(request, results, lang))
+    return out
 
 
 def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain) -> set[str]:
@@ -65,19 +103,20 @@ def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain)
     }
 
 
-def _describe(task: Task, outcome: TaskOutcome, domain: Domain) -> list[str]:
+def _describe(task: Task, outcome: TaskOutcome, domain: Domain, lang: Lang) -> list[str]:
+    step = step_words(outcome.skill, domain, lang)
     if outcome.status == "rejected":
-        return [
-            f"The {step_name(outcome.skill)} step was rejected by a reviewer; nothing was changed."
-        ]
+        return [say(lang, f"The {step} step was rejected by a reviewer; nothing was changed.",
+                    f"审核人员否决了“{step}”操作，没有做任何更改。")]  # fmt: skip
     if outcome.status == "failed":
         # Never `outcome.error`: internal text stays in the audit trail.
-        return [failure_sentence(outcome, task, domain)]
+        return [failure_sentence(outcome, task, domain, lang)]
     if outcome.status == "skipped":
-        return [f"I did not {step_name(outcome.skill)}: a step it depends on did not succeed."]
+        return [say(lang, f"I did not {step}: a step it depends on did not succeed.",
+                    f"“{step}”操作没有执行：它所依赖的前一步没有成功。")]  # fmt: skip
     if outcome.status != "succeeded":
         return []
-    return domain.answers.describe(task, outcome)
+    return domain.answers.describe(task, outcome, lang)
 
 
 def _quoted(decision: Decision, own: set[str], shapes: Sequence[IdShape]) -> Decision:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from langgraph.config import get_config
 
 from checkpoints.opening import Pool
+from nodes.conversation.budget import ContextBudget
 from nodes.domain import Domain, Lexicon
 from nodes.memory.facts import DEFAULT_HALF_LIFE
 from nodes.models.tiers import ModelTiers
@@ -35,6 +36,9 @@ class SupportContext:
     lexicon: Lexicon = field(default_factory=dict)
     memory_half_life: timedelta = DEFAULT_HALF_LIFE
     """A remembered fact's weight at recall halves after this (`ROLEGRAPH_MEMORY_HALF_LIFE`)."""
+    context_budget: ContextBudget = field(default_factory=ContextBudget)
+    """How much history a thread keeps before its older turns are compressed
+    (`ROLEGRAPH_CONTEXT_TOKENS`)."""
 
 
 ADHOC = "adhoc"

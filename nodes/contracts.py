@@ -12,7 +12,15 @@ from skills.roles import Tier as Tier
 
 Intent = str
 """An intent name of the domain's vocabulary (`Domain.intent_names`); intake checks it."""
-TaskStatus = Literal["pending", "succeeded", "failed", "awaiting_approval", "rejected", "skipped"]
+TaskStatus = Literal[
+    "pending",
+    "succeeded",
+    "failed",
+    "awaiting_approval",
+    "awaiting_confirmation",
+    "rejected",
+    "skipped",
+]
 
 
 class _Frozen(BaseModel):
@@ -86,6 +94,62 @@ class ApprovalRequest(_Frozen):
     reason: str
     evidence: tuple[str, ...] = ()
     audit_id: str
+
+
+class ConfirmationRequest(_Frozen):
+    """A call the customer must confirm in the conversation before it runs."""
+
+    task_id: str
+    skill: str
+    args: dict[str, Any]
+    """As the call would run (bound and normalised); what the question states."""
+    args_hash: str
+
+
+class Option(_Frozen):
+    """One answer a clarification question offers: one of the customer's own records."""
+
+    value: str
+    """The slot value choosing it ("#W2611340")."""
+    label: str
+    """How the customer recognises it ("#W2611340 (pending: Keyboard, Mouse)")."""
+    words: tuple[str, ...] = ()
+    """Lower-cased words that single it out ("pending", "keyboard")."""
+
+
+class Call(_Frozen):
+    """One exact call a confirmation question asks about."""
+
+    skill: str
+    args_hash: str
+
+
+class Question(_Frozen):
+    """What a turn asked the customer; the next turn's answer is read against it.
+
+    `request` is the request the question belongs to, with every reference already
+    resolved: answering the question continues it (a clarification fills `slot`
+    with the chosen option; an explicit yes runs exactly `calls`).
+    """
+
+    kind: Literal["clarify", "confirm"]
+    text: str
+    request: str
+    slot: str | None = None
+    options: tuple[Option, ...] = ()
+    calls: tuple[Call, ...] = ()
+    audit_id: str
+    """The turn that asked."""
+    asked: int = 1
+    """How many turns in a row asked it (an unclear answer asks again, up to a bound)."""
+
+
+class FocusEntity(_Frozen):
+    """A record of the customer's the conversation has named or shown."""
+
+    slot: str
+    value: str
+    turn: int
 
 
 class Grant(_Frozen):

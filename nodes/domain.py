@@ -27,7 +27,16 @@ from typing import Any, Literal, Protocol
 from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
-from nodes.contracts import Decision, Plan, Task, TaskOutcome, Understanding
+from nodes.contracts import (
+    ConfirmationRequest,
+    Decision,
+    Option,
+    Plan,
+    Task,
+    TaskOutcome,
+    Understanding,
+)
+from nodes.language import Bilingual, Lang
 from nodes.memory.facts import Fact
 from skills.resources import ResourceVocabulary
 
@@ -50,10 +59,16 @@ class IntentSpec:
     """Its plan changes data or sends something: a model may neither add nor drop it."""
     safety: bool = False
     """It leads to a refusal or a human: a model may add it but never remove it."""
-    refusal: str | None = None
+    refusal: Bilingual | None = None
     """When set, a request with this intent is refused as a whole with this text."""
     handoff: bool = False
     """The customer asks for a human: the graph hands the thread over instead of planning."""
+    requires: tuple[str, ...] = ()
+    """Owned identifier slots it cannot be planned without: when the request (and what
+    the conversation has in focus) leaves one empty, the turn asks which record."""
+    refers: tuple[str, ...] = ()
+    """Owned identifier slots a reference ("it", "that order") may fill from the
+    conversation's focus, besides `requires`."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,13 @@ class DomainRecords(Protocol):
         """Values of owned slots that do not exist or are someone else's (answered alike)."""
         ...
 
+    async def options(
+        self, pool: Pool, user_id: str, slot: str, intents: tuple[str, ...], lang: Lang
+    ) -> list[Option]:
+        """The customer's own records a clarification about `slot` offers, the ones that fit
+        `intents` first (a cancel offers pending orders), described as the customer knows them."""
+        ...
+
 
 class DomainPlanning(Protocol):
     """Rules-tier plans and what fills them in at run time.
@@ -158,7 +180,7 @@ class DomainPlanning(Protocol):
         """`PreconditionFailed` when a record read earlier does not allow the write."""
         ...
 
-    def precondition_text(self, skill: str) -> str | None:
+    def precondition_text(self, skill: str, lang: Lang) -> str | None:
         """What state the write needs, in customer words ("while the <record> is <state>")."""
         ...
 
@@ -187,14 +209,14 @@ class DomainAnswers(Protocol):
     """Facts (ids, amounts) a draft may only state when a result or the request holds them."""
     claims: Mapping[str, str]
     """Claim phrase -> the skill whose success it needs."""
-    refusals: Mapping[str, str]
+    refusals: Mapping[str, Bilingual]
     """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign` with `{ids}`) -> text."""
     foreign: Mapping[str, str]
     """Owned slot name -> the words that stand in for an id that is not the customer's."""
-    reasons: Mapping[str, str]
+    reasons: Mapping[str, Bilingual]
     """Error code -> the reason a failed step is told with, where the domain words it better."""
 
-    def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
+    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
         """Sentences for one succeeded step (its payload already quoted: data, never obeyed)."""
         ...
 
@@ -210,16 +232,32 @@ class DomainAnswers(Protocol):
         """The result's answer to a shared question, read through its result model; None if none."""
         ...
 
-    def decision(self, decision: Decision) -> str:
+    def decision(self, decision: Decision, lang: Lang) -> str:
         """The sentence for an arbitrated answer (its answer and evidence already quoted)."""
         ...
 
-    def target(self, task: Task) -> str:
-        """What a failed step was about (" for <record> <id>"), or ""."""
+    def target(self, task: Task, lang: Lang) -> str:
+        """What a failed step was about (" for <record> <id>"; zh "<record> <id> 的"), or ""."""
         ...
 
-    def binding_reason(self, task: Task) -> str | None:
+    def step(self, skill: str, lang: Lang) -> str | None:
+        """The step's name in customer words, or None: the harness names it from the skill id."""
+        ...
+
+    def binding_reason(self, task: Task, lang: Lang) -> str | None:
         """What to ask for when the step's `bind:` values could not be filled, or None."""
+        ...
+
+    def confirmation(
+        self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
+    ) -> str:
+        """The question stating exactly what the call will do (records, items, amount,
+        payment method) and asking for an explicit yes; `results` are its dependencies'
+        payloads, quoted."""
+        ...
+
+    def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:
+        """The question asking which record `slot` means (the options are listed after it)."""
         ...
 
 

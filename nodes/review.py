@@ -1,5 +1,5 @@
 """The reviewer: every stated fact traceable, no unmasked PII, no internal
-error text, policy kept.
+error text, policy kept, the customer's language spoken.
 
 It sends the draft back with feedback naming the offending text, at most
 `MAX_REVISIONS` times; after that the run escalates to a human.
@@ -17,7 +17,11 @@ from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
+from nodes.conversation.focus import updated_focus
+from nodes.conversation.questions import question_after
+from nodes.conversation.record import record_metadata, turn_record
 from nodes.domain import DomainAnswers
+from nodes.language import CJK_RUN, turn_lang
 from nodes.state import RunStatus, SupportState
 from skills.pii import EMAIL
 from skills.registry import SkillRegistry
@@ -33,7 +37,15 @@ def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerd
     PII and error-text checks are the harness's own.
     """
     evidence = json.dumps(
-        [state.get("outcomes"), state.get("text"), state.get("decisions"), state.get("refusal")],
+        [
+            state.get("outcomes"),
+            state.get("text"),
+            state.get("decisions"),
+            state.get("refusal"),
+            # A question's options are the customer's own records, read by the domain.
+            state.get("asking"),
+            state.get("understanding"),
+        ],
         default=str,
         ensure_ascii=False,
     )
@@ -51,7 +63,26 @@ def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerd
     for claim, skill in answers.claims.items():
         if claim in draft and skill not in succeeded and not state.get("refusal"):
             feedback.append(f"claim without a successful step: {claim}")
+    feedback += language_feedback(draft, state)
     return ReviewVerdict(approved=not feedback, feedback=tuple(feedback))
+
+
+def language_feedback(draft: str, state: SupportState) -> list[str]:
+    """Feedback when `draft` is not in the turn's language (`nodes.language.turn_lang`).
+
+    Chinese wording is a run of Chinese characters the run's data does not
+    hold: a Chinese product name or policy passage quoted in an English answer
+    is data, not the answer's language.
+    """
+    data = json.dumps(
+        [state.get("outcomes"), state.get("decisions"), state.get("human_reply")],
+        default=str,
+        ensure_ascii=False,
+    )
+    wording = list(dict.fromkeys(r for r in CJK_RUN.findall(draft) if r not in data))
+    if turn_lang(state) == "zh":
+        return [] if wording else ["not in the customer's language: no Chinese sentence"]
+    return [f"not in the customer's language: {run}" for run in wording]
 
 
 def _facts(answers: DomainAnswers, draft: str) -> list[str]:
@@ -81,23 +112,32 @@ def respond(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, 
     status = final_status(state, runtime.context.registry)
     answer = state.get("draft") or ""
     # The id is the turn's: a respond that re-runs replaces its message, never repeats it.
-    message = AIMessage(content=answer, id=f"ans-{state.get('audit_id') or ''}")
+    message = AIMessage(
+        content=answer,
+        id=f"ans-{state.get('audit_id') or ''}",
+        response_metadata=record_metadata(turn_record(state, runtime.context.domain, status)),
+    )
+    question = question_after(state, answer)
     return {
         "answer": answer,
         "status": status,
         "messages": [message],
-        "trace": [f"respond: {status}"],
+        "question": question,
+        "focus": updated_focus(state, runtime.context.domain),
+        "trace": [f"respond: {status}" + (f" asking ({question['kind']})" if question else "")],
     }
 
 
 def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
-    """refused; failed when a requested change (or every step) did not happen; else completed.
+    """refused; needs_input when the turn ends with a question; failed when a requested change (or every step) did not happen; else completed.
 
     A change a human rejected is a decision, not a failure: the run completes
     and the answer says nothing was changed.
     """
     if state.get("refusal"):
         return "refused"
+    if state.get("asking") or state.get("confirmations"):
+        return "needs_input"
     outcomes = list((state.get("outcomes") or {}).values())
     if not outcomes:
         return "completed"
@@ -119,7 +159,7 @@ def _numbers(evidence: str) -> frozenset[Decimal]:
 def _traceable(fact: str, evidence: str, numbers: frozenset[Decimal]) -> bool:
     """A fact is backed when the evidence holds it, or, for an amount ("$3.50"),
     the same number in any spelling (results store 3.5)."""
-    bare = fact.lstrip("$€£¥ ")
+    bare = fact.lstrip("$€£¥ ").removesuffix("美元").strip()
     if bare in evidence:
         return True
     try:

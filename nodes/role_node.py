@@ -15,12 +15,13 @@ from typing import Any, Protocol
 from langgraph.runtime import Runtime
 
 from nodes.context import ADHOC, SupportContext, run_position
-from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
+from nodes.contracts import ApprovalRequest, ConfirmationRequest, Task, TaskOutcome, TaskStatus
 from nodes.domain import DomainPlanning
 from nodes.errors import BindingError, PreconditionFailed
 from nodes.planner.binding import bind_args
 from nodes.state import (
     ApprovalRequestData,
+    ConfirmationRequestData,
     StateUpdate,
     TaskInput,
     TaskOutcomeData,
@@ -28,7 +29,7 @@ from nodes.state import (
     stored,
 )
 from skills.contract import SkillRequest, SkillResult
-from skills.errors import ApprovalRequired
+from skills.errors import ApprovalRequired, ConfirmationRequired
 from skills.roles import RoleSpec
 
 
@@ -60,6 +61,8 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
         try:
             # Denials and failures come back as results; only control signals raise.
             result: SkillResult = await runtime.context.skills.call(request)
+        except ConfirmationRequired as signal:
+            return _to_confirm(task, signal)
         except ApprovalRequired as signal:
             return _awaiting(task, state, signal, planning)
         return _outcome(
@@ -134,6 +137,16 @@ def _awaiting(
     out["pending"] = {request_id: stored(pending, ApprovalRequestData)}
     # A new request for the task voids any grant it held (the merge drops None).
     out["grants"] = {task.id: None}
+    return out
+
+
+def _to_confirm(task: Task, signal: ConfirmationRequired) -> StateUpdate:
+    """The call waits for the customer's yes: the turn ends with the question."""
+    request = ConfirmationRequest(
+        task_id=task.id, skill=task.skill, args=signal.args, args_hash=signal.args_hash
+    )
+    out = _outcome(task, "awaiting_confirmation", error=signal.reason)
+    out["confirmations"] = {task.id: stored(request, ConfirmationRequestData)}
     return out
 
 

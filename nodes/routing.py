@@ -16,7 +16,9 @@ NextAfterDispatch = Literal["approval", "refine", "arbitrate", "compose"]
 
 
 def after_intake(state: SupportState) -> Literal["compose", "handoff", "planner"]:
-    if state.get("refusal"):
+    # A refusal, a question back to the customer, or an answer that settled the last
+    # question (a "no") is answered at once: nothing to plan.
+    if state.get("refusal") or state.get("asking") or not state.get("understanding"):
         return "compose"
     if state.get("handoff"):
         return "handoff"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypeVar, cast
 
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AnyMessage, RemoveMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 from pydantic import BaseModel
@@ -24,7 +24,7 @@ from typing_extensions import TypedDict
 from nodes.contracts import Grant, Plan, TaskStatus, Tier
 
 V = TypeVar("V")
-RunStatus = Literal["completed", "failed", "refused"]
+RunStatus = Literal["completed", "failed", "refused", "needs_input"]
 SlotValues = dict[str, list[str]]
 """Slot name -> value(s) as intake read them (untrusted customer text)."""
 
@@ -108,6 +108,51 @@ class ApprovalRequestData(TypedDict):
     audit_id: str
 
 
+class ConfirmationRequestData(TypedDict):
+    """`nodes.contracts.ConfirmationRequest`, as stored."""
+
+    task_id: str
+    skill: str
+    args: dict[str, Any]
+    args_hash: str
+
+
+class OptionData(TypedDict):
+    """`nodes.contracts.Option`, as stored."""
+
+    value: str
+    label: str
+    words: list[str]
+
+
+class CallData(TypedDict):
+    """`nodes.contracts.Call`, as stored."""
+
+    skill: str
+    args_hash: str
+
+
+class QuestionData(TypedDict):
+    """`nodes.contracts.Question`, as stored."""
+
+    kind: Literal["clarify", "confirm"]
+    text: str
+    request: str
+    slot: str | None
+    options: list[OptionData]
+    calls: list[CallData]
+    audit_id: str
+    asked: int
+
+
+class FocusEntityData(TypedDict):
+    """`nodes.contracts.FocusEntity`, as stored."""
+
+    slot: str
+    value: str
+    turn: int
+
+
 class HumanDecisionData(TypedDict):
     """`nodes.contracts.HumanDecision`, as stored."""
 
@@ -154,10 +199,13 @@ class SupportInput(TypedDict, total=False):
 class SupportState(TypedDict, total=False):
     # Conversation-scoped: carried from turn to turn (see `nodes.turn`).
     messages: Annotated[list[AnyMessage], add_messages]  # the customer's turns and the answers
+    summary: str  # the turns compressed out of `messages` (`nodes.conversation`)
     customer: str  # the customer the thread belongs to: its first turn's
     turn: int  # turns started on this thread
     turn_message: str  # id of the customer message the current turn answers
     user_id: str
+    focus: list[FocusEntityData]  # the customer's records named or shown, most recent first
+    question: QuestionData | None  # what the last turn asked; the next turn answers it
     # Turn-scoped: the turn node clears them at the start of every turn.
     text: str
     audit_id: str
@@ -168,6 +216,9 @@ class SupportState(TypedDict, total=False):
     outcomes: Annotated[dict[str, TaskOutcomeData], merge]  # task id -> outcome
     grants: Annotated[dict[str, GrantData], merge]  # task id -> approved call
     pending: Annotated[dict[str, ApprovalRequestData], merge]  # request id -> request
+    confirmations: Annotated[dict[str, ConfirmationRequestData], merge]  # task id -> call
+    asking: QuestionData | None  # the clarification this turn ends with
+    followup: str | None  # what reading the answer to the last question meant, in words
     decided: Annotated[dict[str, HumanDecisionData], merge]  # request id -> decision
     decisions: Annotated[list[DecisionData], operator.add]  # arbitrated answers
     rounds: int
@@ -188,11 +239,14 @@ class StateUpdate(TypedDict, total=False):
     None value removes the key (see `merge`). None also clears a plain channel, and
     `Overwrite` replaces a list: the turn node starts every turn so."""
 
-    messages: list[AnyMessage]
+    messages: list[AnyMessage | RemoveMessage]  # RemoveMessage: compression
+    summary: str
     customer: str
     turn: int
     turn_message: str
     user_id: str
+    focus: list[FocusEntityData]
+    question: QuestionData | None
     text: str
     audit_id: str
     understanding: UnderstandingData | None
@@ -202,6 +256,9 @@ class StateUpdate(TypedDict, total=False):
     outcomes: dict[str, TaskOutcomeData | None]
     grants: dict[str, GrantData | None]
     pending: dict[str, ApprovalRequestData | None]
+    confirmations: dict[str, ConfirmationRequestData | None]
+    asking: QuestionData | None
+    followup: str | None
     decided: dict[str, HumanDecisionData | None]
     decisions: list[DecisionData] | Overwrite
     rounds: int | None

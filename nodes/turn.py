@@ -1,27 +1,47 @@
 """The turn node: every run from START is one customer turn on the thread.
 
 A thread is a conversation. What belongs to the conversation (`messages`,
-the customer it is bound to, the turn counter) carries over; everything a
-turn works with — understanding, plan, outcomes, grants, pending requests,
-review, draft, answer, status, trace — starts clean, so nothing one turn
-found or was allowed can reach the next (a grant of turn 1 never authorises
-a call of turn 2). Each turn gets its own audit id; the audit events carry
+the summary of its compressed turns, the customer it is bound to, the turn
+counter) carries over; everything a turn works with — understanding, plan,
+outcomes, grants, pending requests, review, draft, answer, status, trace —
+starts clean, so nothing one turn found or was allowed can reach the next (a
+grant of turn 1 never authorises a call of turn 2). Each turn gets its own audit id; the audit events carry
 the thread id, which links a thread's turns.
 """
 
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
+from nodes.context import SupportContext
+from nodes.conversation.withdraw import withdraw_open_requests, withdrawn_note
 from nodes.handoff import new_audit_id
+from nodes.language import lang_of
 from nodes.state import StateUpdate, SupportState
 
-CONVERSATION_CHANNELS = frozenset({"messages", "customer", "turn", "turn_message", "user_id"})
+CONVERSATION_CHANNELS = frozenset(
+    {"messages", "summary", "customer", "turn", "turn_message", "user_id", "focus", "question"}
+)
 """What a turn inherits from the thread; every other channel is the turn's own."""
 
 
-def turn(state: SupportState) -> StateUpdate:
+async def turn(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
+    """Start a turn; a request the last turn left waiting for an operator is withdrawn
+    (the customer moved on), and the answer says so."""
+    update = start_turn(state)
+    withdrawn = await withdraw_open_requests(runtime.context, state)
+    if withdrawn:
+        asked = update.get("text") or state.get("text")
+        update["followup"] = withdrawn_note(withdrawn, lang_of(asked))
+        update["trace"] = Overwrite(
+            [f"turn {update['turn']}: audit {update['audit_id']}; withdrew {withdrawn} request(s)"]
+        )
+    return update
+
+
+def start_turn(state: SupportState) -> StateUpdate:
     """Start a turn: take its text, give it an audit id, clear the last turn's state."""
     audit_id = new_audit_id()
     number = int(state.get("turn") or 0) + 1
@@ -64,6 +84,7 @@ def cleared(state: SupportState) -> StateUpdate:
         "outcomes": dict.fromkeys(state.get("outcomes") or {}),
         "grants": dict.fromkeys(state.get("grants") or {}),
         "pending": dict.fromkeys(state.get("pending") or {}),
+        "confirmations": dict.fromkeys(state.get("confirmations") or {}),
         "decided": dict.fromkeys(state.get("decided") or {}),
         "decisions": Overwrite([]),
         "understanding": None,
@@ -80,4 +101,6 @@ def cleared(state: SupportState) -> StateUpdate:
         "human_reply": None,
         "memory": None,
         "noted": None,
+        "asking": None,
+        "followup": None,
     }

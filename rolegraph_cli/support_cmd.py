@@ -214,6 +214,11 @@ def _print(result: RunReport, as_json: bool) -> int:
         print(f"  resume with: {_resume_hint(result.thread_id, request)}")
     if result.answer:
         print(f"answer: {result.answer}")
+    if result.question:
+        print(
+            f"  {result.question['kind']} question: answer it on this thread with"
+            f" `rolegraph run --thread-id {result.thread_id} --user-id {result.user_id} TEXT`"
+        )
     print(f"turn: {result.turn}")
     print(f"audit: {result.audit_id}")
     return EXIT_FAILED if result.status == "failed" else 0

@@ -114,6 +114,9 @@ class SkillMetadata(_Frozen):
     privacy_level: PrivacyLevel = "internal"
     risk: RiskLevel
     side_effect: bool
+    confirmation: Literal["none", "customer"] = "none"
+    """`customer`: the customer confirms the exact call in the conversation before it
+    runs (and before any operator approval); which skills need it is the domain's policy."""
     operations: tuple[str, ...] = ()
     """What the skill does to which of the domain's resources (`read db://<table>`);
     checked against the domain's vocabulary and the permission matrix at start-up."""

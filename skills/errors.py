@@ -2,7 +2,7 @@
 
 - configuration errors, raised at start-up (`SkillLoadError`, ...);
 - runtime failures with typed fields (`SkillTimeout(skill, seconds)`);
-- control signals (`ApprovalRequired`), which are not failures.
+- control signals (`ApprovalRequired`, `ConfirmationRequired`), which are not failures.
 """
 
 from __future__ import annotations
@@ -212,11 +212,17 @@ class OwnershipError(DomainError):
 # --- control signals -----------------------------------------------------------
 
 
-class ApprovalRequired(Exception):
-    """A high-risk call needs a human approval for exactly these args."""
+class CallNeedsHuman(Exception):
+    """A call that may only run once a person said yes to exactly these args.
+
+    `audit_status` is the status its audit row is written with.
+    """
+
+    audit_status = "needs_human"
+    who = "a person"
 
     def __init__(self, skill_id: str, args: dict[str, Any], args_hash: str, reason: str) -> None:
-        super().__init__(f"{skill_id} needs approval: {reason}")
+        super().__init__(f"{skill_id} needs {self.who}: {reason}")
         self.skill_id = skill_id
         self.call_args = dict(args)
         self.args_hash = args_hash
@@ -227,3 +233,18 @@ class ApprovalRequired(Exception):
     @property
     def args(self) -> dict[str, Any]:  # type: ignore[override]
         return self.call_args
+
+
+class ApprovalRequired(CallNeedsHuman):
+    """A high-risk call needs an operator's approval for exactly these args."""
+
+    audit_status = "approval_required"
+    who = "approval"
+
+
+class ConfirmationRequired(CallNeedsHuman):
+    """A consequential call needs the customer's own confirmation of exactly these
+    args, given in the conversation, before anything else (approval included) runs."""
+
+    audit_status = "confirmation_required"
+    who = "the customer's confirmation"

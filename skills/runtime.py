@@ -7,21 +7,24 @@ Order of the links, outermost first, and why:
 3. validation       executor.validate_input; the normalised args are hashed from here on
 4. context          the context keys the role's binding requires are present
 5. knowledge        the role must see the knowledge partitions the skill needs
-6. risk gate        forbidden never runs; high needs an approval of these exact args
-7. fallback         after the gates (a refused call must not fail over), before the
+6. confirmation     a skill the domain marks `confirmation: customer` runs only once the
+                    customer confirmed these exact args in the conversation; before the
+                    risk gate, so an operator is asked only about what the customer wants
+7. risk gate        forbidden never runs; high needs an approval of these exact args
+8. fallback         after the gates (a refused call must not fail over), before the
                     ledger, so the fallback skill is a separate, separately keyed call
-8. payload limit    over-limit results become a pointer to their audit row
-9. privacy          the audit copy of the result, masked by privacy level; outside
+9. payload limit    over-limit results become a pointer to their audit row
+10. privacy         the audit copy of the result, masked by privacy level; outside
                     the ledger so replays are masked like first runs
-10. idempotency     a side effect with a known key replays its recorded result;
+11. idempotency     a side effect with a known key replays its recorded result;
                     outside the breaker, so replays work even when the breaker is open
-11. circuit breaker one outcome per call (after retries), fails fast when open
-12. result check    the payload validates against the skill's output model; inside
+12. circuit breaker one outcome per call (after retries), fails fast when open
+13. result check    the payload validates against the skill's output model; inside
                     the breaker (a malformed answer counts), outside retry
-13. retry           tenacity backoff + jitter, honours Retry-After
-14. timeout         per attempt, inside retry, so a timed-out attempt can be retried
-15. rollback        undoes a failed attempt's partial work before any retry
-16. execute         the executor itself
+14. retry           tenacity backoff + jitter, honours Retry-After
+15. timeout         per attempt, inside retry, so a timed-out attempt can be retried
+16. rollback        undoes a failed attempt's partial work before any retry
+17. execute         the executor itself
 
 (The architecture lists "timeout → retry"; the timeout sits inside retry so
 that `SkillTimeout` is retryable, as the retry rules require.)
@@ -32,7 +35,7 @@ forbidden operations, timeouts and upstream errors come back as a
 (`permission_denied`, `validation_error`, `context_missing`,
 `knowledge_unavailable`, `forbidden`, `timeout`, `circuit_open`,
 `result_invalid`, ...). Only control signals are raised: `ApprovalRequired`
-(the graph interrupts for a human) and cancellation / `GraphBubbleUp`.
+(the graph interrupts for a human), `ConfirmationRequired` (the turn asks the customer) and cancellation / `GraphBubbleUp`.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from skills.hashing import args_hash
 from skills.middleware.audit import Audit
 from skills.middleware.breaker import BreakerState, CircuitBreaker
 from skills.middleware.call import Call, CallTrace, Middleware, Next, RoleLike, compose
+from skills.middleware.confirmation import CustomerConfirmation
 from skills.middleware.execute import execute
 from skills.middleware.fallback import Fallback
 from skills.middleware.idempotency import IdempotencyLedger
@@ -112,6 +116,7 @@ class SkillRuntime:
             Validation(),
             RequiredContext(),
             Knowledge(knowledge_check),
+            CustomerConfirmation(context.pool),
             RiskGate(context.pool),
             Fallback(self.call),
             PayloadLimit(),

@@ -13,7 +13,7 @@ import pytest_asyncio
 
 from checkpoints.opening import Database
 from domains.retail.storage.generator import generate_reference
-from graphs.api import compile_support
+from graphs.api import RunReport, compile_support, run_request
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
 
@@ -40,3 +40,14 @@ async def support(retail_db: Database) -> AsyncIterator[Support]:
     yield Support(
         db=retail_db, ctx=ctx, graph=compile_support(ctx, retail_db.checkpointer, retail_db.store)
     )
+
+
+async def run_confirmed(graph: Any, ctx: SupportContext, **request: Any) -> RunReport:
+    """One request as a customer makes it: the turn, then "yes" on the same thread when
+    the turn asks them to confirm a change (issue 9 §3). Tests of the confirmation itself
+    (tests/integration/graph/test_confirm_and_clarify.py) do not use this."""
+    first: RunReport = await run_request(graph, ctx, **request)
+    if first.status != "needs_input" or not first.question or first.question["kind"] != "confirm":
+        return first
+    request = {**request, "text": "yes", "thread_id": first.thread_id}
+    return await run_request(graph, ctx, **request)

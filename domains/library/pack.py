@@ -7,11 +7,10 @@ from pathlib import Path
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
 from domains.library import vocabulary
-from domains.library.answers import LibraryAnswers
 from domains.library.commands import data_cmd
+from domains.library.conversation import LibraryConversationAnswers, LibraryConversationRecords
 from domains.library.memory import LibraryMemory
 from domains.library.planning import LibraryPlanning
-from domains.library.records import LibraryRecords
 from domains.library.storage.seed import LibrarySeed
 from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec
 from skills.resources import ResourceVocabulary
@@ -51,9 +50,9 @@ DOMAIN = Domain(
     migrations=MigrationSource("library", HERE / "sql"),
     resources=RESOURCES,
     understanding=LibraryUnderstanding(),
-    records=LibraryRecords(),
+    records=LibraryConversationRecords(),
     planning=LibraryPlanning(),
-    answers=LibraryAnswers(),
+    answers=LibraryConversationAnswers(),
     commands=(data_cmd,),
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
     seed=LibrarySeed(),

@@ -17,14 +17,17 @@ from domains.library.tools.results import LoanResult, MemberLoansResult
 from domains.library.vocabulary import slot
 from nodes.contracts import Plan, Task, Understanding
 from nodes.errors import BindingError, PreconditionFailed
+from nodes.language import Bilingual, Lang
 
 Model = TypeVar("Model", bound=BaseModel)
 DESK, FINES, NOTIFIER = "circulation_desk", "fines_officer", "notifier"
 LOAN_SUMMARY = "loan_summary"
-_PRECONDITIONS = {
-    "renew_loan_v1": "while the loan is open and renewed fewer than twice",
-    "waive_fine_v1": "while the loan has a fine that was not waived",
-}
+_PRECONDITIONS: Mapping[str, Bilingual] = {
+    "renew_loan_v1": Bilingual("while the loan is open and renewed fewer than twice",
+                               "这笔借阅尚未归还、且续借少于两次"),
+    "waive_fine_v1": Bilingual("while the loan has a fine that was not waived",
+                               "这笔借阅有尚未减免的罚款"),
+}  # fmt: skip
 
 
 @dataclass
@@ -137,13 +140,14 @@ class LibraryPlanning:
             loan.returned_on is not None or loan.renewals >= MAX_RENEWALS
         ):
             raise PreconditionFailed(f"loan {loan.loan_id} cannot be renewed; this is only "
-                                     f"possible {_PRECONDITIONS[skill]}")  # fmt: skip
+                                     f"possible {_PRECONDITIONS[skill].en}")  # fmt: skip
         if skill == "waive_fine_v1" and (loan.fine_cents == 0 or loan.fine_waived):
             raise PreconditionFailed(f"loan {loan.loan_id} has no fine; this is only "
-                                     f"possible {_PRECONDITIONS[skill]}")  # fmt: skip
+                                     f"possible {_PRECONDITIONS[skill].en}")  # fmt: skip
 
-    def precondition_text(self, skill: str) -> str | None:
-        return _PRECONDITIONS.get(skill)
+    def precondition_text(self, skill: str, lang: Lang) -> str | None:
+        needs = _PRECONDITIONS.get(skill)
+        return needs.say(lang) if needs else None
 
 
 def _loan_read_earlier(loan_id: str, results: Mapping[str, Any]) -> LoanResult | None:

@@ -19,9 +19,14 @@ WAIVE_REASONS = ("first offence", "library error", "hardship")
 
 INTENTS = (
     IntentSpec("human_handoff", "the member asks for a librarian", safety=True, handoff=True),
-    IntentSpec("waive_fine", "waive the fine of a loan (needs approval)", writes=True),
-    IntentSpec("renew_loan", "renew a loan", writes=True),
-    IntentSpec("loan_status", "the member's loans, due dates and fines"),
+    IntentSpec(
+        "waive_fine",
+        "waive the fine of a loan (needs approval)",
+        writes=True,
+        requires=("loan_ids",),
+    ),
+    IntentSpec("renew_loan", "renew a loan", writes=True, refers=("loan_ids",)),
+    IntentSpec("loan_status", "the member's loans, due dates and fines", refers=("loan_ids",)),
     IntentSpec("book_availability", "whether a book is on the shelf"),
     IntentSpec("notify", "e-mail the member about their loans", writes=True),
     IntentSpec("policy_question", "loan periods, renewals, holds and fines"),

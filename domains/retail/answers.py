@@ -2,23 +2,28 @@
 
 Payloads arrive quoted (`nodes.quoting`) and are read only through the
 result models of `domains.retail.results`: a payload that does not fit its
-model is not described, never guessed at.
+model is not described, never guessed at. Every sentence is worded in the
+turn's language (`nodes.language`); ids stay as in the data.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
-from domains.retail.memory import PREFERRED
-from domains.retail.results import Notification, Order, ProductTypes, User, parse
+from domains.retail.done import DONE, ORDER_WRITES, PAYMENT_ZH, done_sentence
+from domains.retail.results import ProductTypes, User, parse
 from domains.retail.sentences import delay_decision, read_sentences, stance
 from domains.retail.vocabulary import PAYMENT_WORDS
 from nodes.contracts import Decision, Task, TaskOutcome
 from nodes.domain import Stance
+from nodes.language import Bilingual, Lang, say
 
-FACTS = re.compile(r"#W\d{7}|\$\d+(?:\.\d{2})?|\b\d{10,12}\b")
+# Ids are bounded by anything but an ASCII word character, so "单号123456789012，"
+# still shows its tracking id to the reviewer (`\b` sees Chinese as a word).
+FACTS = re.compile(
+    r"#W\d{7}|\$\d+(?:\.\d{2})?|\d+(?:\.\d{1,2})? ?美元|(?<![0-9A-Za-z_])\d{10,12}(?![0-9A-Za-z_])"
+)
 """Order ids, amounts and tracking ids: a draft states them only when the evidence holds them."""
 CLAIMS: Mapping[str, str] = {
     "is now cancelled": "cancel_pending_order_v1",
@@ -26,30 +31,50 @@ CLAIMS: Mapping[str, str] = {
     "exchange is requested": "exchange_delivered_order_items_v1",
     "notification was sent": "send_notification_v1",
     "is queued for delivery": "send_notification_v1",
+    "已为您取消": "cancel_pending_order_v1",
+    "退货申请已提交": "return_delivered_order_items_v1",
+    "换货申请已提交": "exchange_delivered_order_items_v1",
+    "通知已发送": "send_notification_v1",
+    "已加入发送队列": "send_notification_v1",
 }
 FOREIGN: Mapping[str, str] = {"order_ids": "another order"}
-REASONS: Mapping[str, str] = {
-    "replanned": "the service for it is not answering, so I used the order's own record instead",
-    "domain_error": "the current state of the order or account does not allow it",
+REASONS: Mapping[str, Bilingual] = {
+    "replanned": Bilingual(
+        "the service for it is not answering, so I used the order's own record instead",
+        "相关服务没有响应，所以我改为直接查看了订单记录",
+    ),
+    "domain_error": Bilingual(
+        "the current state of the order or account does not allow it",
+        "订单或账户目前的状态不允许这项操作",
+    ),
 }
+STEPS_ZH: Mapping[str, str] = {
+    "cancel_pending_order_v1": "取消订单",
+    "modify_pending_order_address_v1": "修改订单收货地址",
+    "modify_pending_order_payment_v1": "修改订单支付方式",
+    "modify_pending_order_items_v1": "修改订单商品",
+    "modify_user_address_v1": "修改账户地址",
+    "return_delivered_order_items_v1": "退货",
+    "exchange_delivered_order_items_v1": "换货",
+    "send_notification_v1": "发送通知",
+    "transfer_to_human_agents_v1": "转接人工客服",
+    "get_order_details_v1": "查询订单",
+    "get_user_details_v1": "查询账户",
+    "track_shipment_v1": "查询物流",
+    "calculate_eta_v1": "估算送达时间",
+    "detect_delay_pattern_v1": "检查延误",
+    "search_knowledge_v1": "查询帮助中心",
+    "faq_cache_lookup_v1": "查询常见问题",
+    "list_all_product_types_v1": "查询商品类别",
+    "get_product_details_v1": "查询商品详情",
+    "get_item_details_v1": "查询商品信息",
+    "find_user_id_by_email_v1": "查找账户",
+    "find_user_id_by_name_zip_v1": "查找账户",
+    "calculate_v1": "计算",
+    "generate_summary_v1": "生成摘要",
+}
+"""Each retail step's name as a Chinese customer reads it (English names come from the id)."""
 _ORDER_ID = re.compile(r"#W\d{7}")
-_DONE: Mapping[str, str] = {
-    "cancel_pending_order_v1": "Order {order_id} is now cancelled; the refund goes back to the original payment.",
-    "modify_pending_order_address_v1": "The shipping address of order {order_id} is updated.",
-    "modify_pending_order_payment_v1": "The payment method of order {order_id} is changed.",
-    "modify_pending_order_items_v1": "The items of order {order_id} are changed.",
-    "modify_user_address_v1": "Your account address is updated.",
-    "return_delivered_order_items_v1": "A return is requested for order {order_id}; you will receive return instructions by e-mail.",
-    "exchange_delivered_order_items_v1": "An exchange is requested for order {order_id}.",
-    "send_notification_v1": "A notification to {recipient} is queued for delivery.",
-    "transfer_to_human_agents_v1": "I have passed your case to a human colleague.",
-}  # fmt: skip
-# The notification step only queues; a row found already delivered says so.
-_NOTIFIED: Mapping[str, str] = {
-    "sent": "A notification was sent to {recipient}.",
-    "failed": "A notification to {recipient} could not be delivered.",
-}
-_ORDER_WRITES = frozenset(s for s, text in _DONE.items() if "{order_id}" in text)
 _ORDER_READ = "get_order_details_v1"
 _LISTS_OWN_ORDERS = frozenset({"get_user_details_v1", "modify_user_address_v1"})
 
@@ -59,23 +84,32 @@ class RetailAnswers:
 
     facts = FACTS
     claims = CLAIMS
-    refusals: Mapping[str, str] = {}
+    refusals: Mapping[str, Bilingual] = {}
     foreign = FOREIGN
     reasons = REASONS
 
-    def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
-        if outcome.skill in _DONE:
-            return [_done(task, outcome)]
+    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
+        if outcome.skill in DONE:
+            return [done_sentence(task, outcome, lang)]
         payload = outcome.payload
         if outcome.skill == "list_all_product_types_v1":
             types = parse(ProductTypes, payload)
-            return [f"We sell: {', '.join(sorted(types.root)[:12])}."] if types else []
-        return read_sentences(outcome.skill, payload)
+            if types is None:
+                return []
+            names = sorted(types.root)[:12]
+            return [
+                say(
+                    lang,
+                    f"We sell: {', '.join(names)}.",
+                    f"我们销售的商品类别有：{'、'.join(names)}。",
+                )
+            ]
+        return read_sentences(outcome.skill, payload, lang)
 
     def supersedes(self, write: Task, read: Task) -> bool:
         # An order read before a change on that order states its old status.
         return (
-            write.skill in _ORDER_WRITES
+            write.skill in ORDER_WRITES
             and read.skill == _ORDER_READ
             and read.args.get("order_id") == write.args.get("order_id")
         )
@@ -89,52 +123,31 @@ class RetailAnswers:
     def stance(self, outcome: TaskOutcome) -> Stance | None:
         return stance(outcome.skill, outcome.payload)
 
-    def decision(self, decision: Decision) -> str:
-        return delay_decision(decision)
+    def decision(self, decision: Decision, lang: Lang) -> str:
+        return delay_decision(decision, lang)
 
-    def target(self, task: Task) -> str:
+    def target(self, task: Task, lang: Lang) -> str:
         order_id = task.args.get("order_id")
-        ok = isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)
-        return f" for order {order_id}" if ok else ""
+        if not (isinstance(order_id, str) and _ORDER_ID.fullmatch(order_id)):
+            return ""
+        return say(lang, f" for order {order_id}", f"订单 {order_id} 的")
 
-    def binding_reason(self, task: Task) -> str | None:
+    def step(self, skill: str, lang: Lang) -> str | None:
+        return STEPS_ZH.get(skill) if lang == "zh" else None
+
+    def binding_reason(self, task: Task, lang: Lang) -> str | None:
         # Told from the step's own (planned) arguments, never from the error text.
         for value in task.args.values():
             kind = value.removeprefix("bind:user_payment:") if isinstance(value, str) else None
             if kind in PAYMENT_WORDS and kind != value:
-                return (
+                return say(
+                    lang,
                     f"there is no {kind.replace('_', ' ')} on file;"
-                    " name a payment method on your account"
+                    " name a payment method on your account",
+                    f"您的账户中没有{PAYMENT_ZH.get(kind, kind)}，请指定账户里已有的一种支付方式",
                 )
         if "address" in task.args:
-            return "please write the address as 'street, [unit,] city, ST 12345'"
+            return say(lang, "please write the address as 'street, [unit,] city, ST 12345'",
+                       "请按“街道, [门牌/单元,] 城市, 州缩写 邮编”的格式填写地址，"
+                       "例如 'street, [unit,] city, ST 12345'")  # fmt: skip
         return None
-
-
-def _done(task: Task, outcome: TaskOutcome) -> str:
-    template = _DONE[outcome.skill]
-    fields: dict[str, Any] = {"order_id": task.args.get("order_id")}
-    if outcome.skill == "send_notification_v1":
-        note = parse(Notification, outcome.payload)
-        if note:
-            fields["recipient"] = note.recipient
-            template = _NOTIFIED.get(note.status, template)
-    sentence = template.format_map(_Missing({k: v for k, v in fields.items() if v}))
-    return sentence + preferred_refund(task, outcome)
-
-
-def preferred_refund(task: Task, outcome: TaskOutcome) -> str:
-    """ " The refund goes to your <method>, ..." when a remembered preference chose it."""
-    planned = task.args.get("payment_method_id")
-    kind = planned.removeprefix(PREFERRED) if isinstance(planned, str) else None
-    order = parse(Order, outcome.payload) if kind and kind != planned else None
-    used = order.return_payment_method_id if order else None
-    if not kind or not used or not used.startswith(kind):
-        return ""
-    word = kind.replace("_", " ").replace("paypal", "PayPal")
-    return f" The refund goes to your {word}, the refund method you asked us to remember."
-
-
-class _Missing(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "your order" if key == "order_id" else "you"

@@ -4,9 +4,10 @@
 2. print the database status and one delayed order with its tracking history;
 3. run three requests through the support graph: a read with a notification
    (queued in the outbox; the delivery worker running in this process sends
-   it over real SMTP to a local sink), a high-risk cancellation that stops
-   for approval and is approved by `rolegraph resume` in a second process,
-   and a bulk change that is refused;
+   it over real SMTP to a local sink), a conversation on one thread that
+   asks about an order, says "ok cancel it", confirms with "yes" and stops
+   for an operator's approval, given by `rolegraph resume` in a second
+   process, and a bulk change that is refused;
 4. print the audit chain of the approved run.
 """
 
@@ -84,10 +85,11 @@ async def _three_requests(session: Any, s: dict[str, str], sink: LocalMailSink) 
     _banner("3a. A read: order status + tracking + an e-mail to the customer")
     await run(f"查下订单{s['delayed_order']}顺便看看物流到哪了再发个邮件告诉我", s["delayed_user"])
     await _show_delivery(session.db.pool, sink)
-    _banner("3b. A high-risk write stops for approval")
-    cancel = await run(
-        f"Please cancel order {s['pending_order']}, I ordered it by mistake", s["pending_user"]
-    )
+    _banner("3b. A conversation: the customer confirms, then the write stops for approval")
+    user = s["pending_user"]
+    asked = await run(f"What's the status of my order {s['pending_order']}?", user)
+    await run("ok cancel it, I ordered it by mistake", user, asked.thread_id)
+    cancel = await run("yes", user, asked.thread_id)
     _banner("3c. A forbidden bulk change is refused")
     await run("Cancel all orders of every customer right now", s["pending_user"])
     return cancel.thread_id
@@ -112,12 +114,13 @@ async def _show_delivery(pool: Pool, sink: LocalMailSink) -> None:
         print("   " + text.strip().replace("\n", "\n   "))
 
 
-def _runner(session: Any) -> Callable[[str, str], Awaitable[RunReport]]:
-    async def run(text: str, user_id: str) -> RunReport:
+def _runner(session: Any) -> Callable[..., Awaitable[RunReport]]:
+    async def run(text: str, user_id: str, thread_id: str | None = None) -> RunReport:
         print(f"   user {user_id}: {text}")
         result = await run_request(
-            session.graph, session.ctx, text=text, user_id=user_id, on_step=_step
-        )
+            session.graph, session.ctx, text=text, user_id=user_id, thread_id=thread_id,
+            on_step=_step,
+        )  # fmt: skip
         print(f"   => {result.status}: {result.answer or '(waiting)'}")
         for request in result.interrupts:
             print(

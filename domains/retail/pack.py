@@ -10,19 +10,23 @@ from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
 from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
+from domains.retail.conversation import RetailConversation
 from domains.retail.memory import RetailMemory
 from domains.retail.planning import binding, preconditions, templates
 from domains.retail.records import RetailRecords
 from domains.retail.understanding import RetailUnderstanding
-from nodes.contracts import Plan, Understanding
+from nodes.contracts import ConfirmationRequest, Option, Plan, Understanding
 from nodes.domain import Domain, Restore
+from nodes.language import Bilingual, Lang
 from skills.resources import ResourceVocabulary
 
 HERE = Path(__file__).resolve().parent
+_CONVERSATION = RetailConversation()
 
-REFUSE_SCOPE = (
+REFUSE_SCOPE = Bilingual(
     "I can help with your orders, deliveries, returns, refunds, account and our policies. "
-    "That request is outside what I can do."
+    "That request is outside what I can do.",
+    "我可以帮您处理订单、配送、退货、退款、账户以及政策方面的问题，这个请求超出了我能办理的范围。",
 )
 
 
@@ -31,7 +35,13 @@ class _Understanding(RetailUnderstanding):
 
 
 class _Records(RetailRecords):
-    """Retail accounts and orders (`domains.retail.records`)."""
+    """Retail accounts and orders (`domains.retail.records`); what a clarification
+    offers (`domains.retail.conversation`)."""
+
+    async def options(
+        self, pool: Pool, user_id: str, slot: str, intents: tuple[str, ...], lang: Lang
+    ) -> list[Option]:
+        return await _CONVERSATION.options(pool, user_id, slot, intents, lang)
 
 
 class _Planning:
@@ -55,19 +65,33 @@ class _Planning:
     ) -> None:
         preconditions.check_preconditions(skill, args, results)
 
-    def precondition_text(self, skill: str) -> str | None:
-        return preconditions.precondition_text(skill)
+    def precondition_text(self, skill: str, lang: Lang) -> str | None:
+        return preconditions.precondition_text(skill, lang)
 
     def summarize(self, results: Mapping[str, Any]) -> str:
         return binding.summarize_results(results)
 
 
 class _Answers(RetailAnswers):
-    refusals: Mapping[str, str] = {
+    refusals: Mapping[str, Bilingual] = {
         "out_of_scope": REFUSE_SCOPE,
-        "no_customer": "I can't find your customer account, so I can't look anything up.",
-        "foreign": "I can't find {ids} among your orders, so I can't act on it.",
+        "no_customer": Bilingual(
+            "I can't find your customer account, so I can't look anything up.",
+            "我找不到您的客户账户，所以没办法为您查询。",
+        ),
+        "foreign": Bilingual(
+            "I can't find {ids} among your orders, so I can't act on it.",
+            "我在您的订单中找不到 {ids}，所以无法为您办理。",
+        ),
     }
+
+    def confirmation(
+        self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
+    ) -> str:
+        return _CONVERSATION.confirmation(request, results, lang)
+
+    def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:
+        return _CONVERSATION.ask(slot, intents, lang)
 
 
 class _Seed:

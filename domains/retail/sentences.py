@@ -1,7 +1,9 @@
 """Retail sentences for what a read found, and the delay verdict arbitration weighs.
 
 Every payload is read through its result model (`domains.retail.results`);
-text fields in it are already quoted by the harness.
+text fields in it are already quoted by the harness. Each sentence is worded
+in the turn's language; ids, dates and data text stay exactly as in the data,
+set off by spaces so the reviewer's fact patterns find them in Chinese too.
 """
 
 from __future__ import annotations
@@ -24,26 +26,42 @@ from domains.retail.results import (
 )
 from nodes.contracts import Decision
 from nodes.domain import Stance
+from nodes.language import Bilingual, Lang, say
 
-HELP_CENTRE = "From our help centre: {}"
+HELP_CENTRE = Bilingual("From our help centre: {}", "帮助中心的说明：{}")
 KNOWLEDGE_CONFIDENCE = 0.5
 """A document about delays is context, not a verdict on this shipment."""
-VERDICTS: Mapping[str, str] = {
-    "delayed": "the shipment is delayed",
-    "at_risk": "the shipment may arrive late",
-    "on_track": "the shipment is on track",
-    "delivered_late": "the shipment was delivered late",
-    "delivered_on_time": "the shipment was delivered on time",
-    "cancelled": "the shipment was cancelled",
+VERDICTS: Mapping[str, Bilingual] = {
+    "delayed": Bilingual("the shipment is delayed", "包裹已延误"),
+    "at_risk": Bilingual("the shipment may arrive late", "包裹可能会晚到"),
+    "on_track": Bilingual("the shipment is on track", "包裹运输正常"),
+    "delivered_late": Bilingual("the shipment was delivered late", "包裹已送达，但晚于承诺的日期"),
+    "delivered_on_time": Bilingual("the shipment was delivered on time", "包裹已按时送达"),
+    "cancelled": Bilingual("the shipment was cancelled", "这批货已取消发运"),
 }
+ORDER_STATUSES_ZH: Mapping[str, str] = {
+    "pending": "待处理",
+    "pending (item modified)": "待处理（商品已修改）",
+    "processed": "已发货",
+    "delivered": "已送达",
+    "cancelled": "已取消",
+    "return requested": "已申请退货",
+    "exchange requested": "已申请换货",
+}
+"""An order status as a Chinese customer reads it; a status not listed is shown as stored."""
 # Most telling first: with several shipments, the worst one answers "why late".
 _SEVERITY = ("delayed", "delivered_late", "at_risk", "cancelled", "on_track", "delivered_on_time")
 
 
-def read_sentences(skill: str, payload: object) -> list[str]:
+def read_sentences(skill: str, payload: object, lang: Lang) -> list[str]:
     """What one succeeded read found, or nothing when its payload does not fit its model."""
     describe = _READS.get(skill)
-    return describe(payload) if describe else []
+    return describe(payload, lang) if describe else []
+
+
+def status_words(status: str, lang: Lang) -> str:
+    """An order status in `lang` (English: as stored)."""
+    return ORDER_STATUSES_ZH.get(status, status) if lang == "zh" else status
 
 
 def stance(skill: str, payload: object) -> Stance | None:
@@ -62,13 +80,17 @@ def stance(skill: str, payload: object) -> Stance | None:
     return None
 
 
-def delay_decision(decision: Decision) -> str:
+def delay_decision(decision: Decision, lang: Lang) -> str:
     """A detector verdict is told with its evidence; any other answer as the likely reason."""
-    words = VERDICTS.get(decision.answer)
-    if words is None:
-        return f"Most likely reason for the delay: {decision.answer}."
+    verdict = VERDICTS.get(decision.answer)
+    if verdict is None:
+        return say(lang, f"Most likely reason for the delay: {decision.answer}.",
+                   f"延误最可能的原因：{decision.answer}。")  # fmt: skip
     backing = [p for p in decision.proposals if p.answer == decision.answer]
-    evidence = "; ".join(e for p in backing[:1] for e in p.evidence if e)
+    evidence = say(lang, "; ", "；").join(e for p in backing[:1] for e in p.evidence if e)
+    words = verdict.say(lang)
+    if lang == "zh":
+        return f"延误检查结果：{words}" + (f"（{evidence}）。" if evidence else "。")
     return f"Delay check: {words}" + (f" ({evidence})." if evidence else ".")
 
 
@@ -83,61 +105,80 @@ def _worst(shipments: list[DelayVerdict]) -> Stance | None:
     return Stance(top.verdict, top.confidence, tuple(top.evidence))
 
 
-def _order(payload: object) -> list[str]:
+def _order(payload: object, lang: Lang) -> list[str]:
     order = parse(Order, payload)
-    return [f"Order {order.order_id} is {order.status}."] if order else []
+    if order is None:
+        return []
+    status = status_words(order.status, lang)
+    return [say(lang, f"Order {order.order_id} is {status}.",
+                f"订单 {order.order_id} 目前的状态是：{status}。")]  # fmt: skip
 
 
-def _user(payload: object) -> list[str]:
+def _user(payload: object, lang: Lang) -> list[str]:
     user = parse(User, payload)
-    return [f"Your orders: {', '.join(user.orders)}."] if user else []
+    if user is None:
+        return []
+    return [
+        say(
+            lang, f"Your orders: {', '.join(user.orders)}.", f"您的订单：{'、'.join(user.orders)}。"
+        )
+    ]
 
 
-def _tracking(payload: object) -> list[str]:
+def _tracking(payload: object, lang: Lang) -> list[str]:
     tracking = parse(Tracking, payload)
     if tracking is None:
         return []
     if not tracking.shipments:
         if tracking.order_id is None:
             return []
-        return [f"No shipment of order {tracking.order_id} is tracked yet."]
-    return ["; ".join(_scan(s) for s in tracking.shipments) + "."]
+        return [say(lang, f"No shipment of order {tracking.order_id} is tracked yet.",
+                    f"订单 {tracking.order_id} 暂时还没有物流信息。")]  # fmt: skip
+    scans = [_scan(s, lang) for s in tracking.shipments]
+    return [say(lang, "; ".join(scans) + ".", "；".join(scans) + "。")]
 
 
-def _scan(shipment: TrackedShipment) -> str:
+def _scan(shipment: TrackedShipment, lang: Lang) -> str:
     last = shipment.events[-1] if shipment.events else None
     what = (last.description if last else "") or shipment.status
-    where = (last.location if last else "") or "unknown location"
-    return f"Shipment {shipment.tracking_id}: {what} at {where}"
+    where = (last.location if last else "") or say(lang, "unknown location", "位置未知")
+    return say(lang, f"Shipment {shipment.tracking_id}: {what} at {where}",
+               f"包裹 {shipment.tracking_id}：{what}（{where}）")  # fmt: skip
 
 
-def _eta(payload: object) -> list[str]:
+def _eta(payload: object, lang: Lang) -> list[str]:
     eta = parse(Eta, payload)
-    told = [_arrival(s) for s in eta.shipments] if eta else []
+    told = [_arrival(s, lang) for s in eta.shipments] if eta else []
     return [sentence for sentence in told if sentence]
 
 
-def _arrival(estimate: ArrivalEstimate) -> str:
+def _arrival(estimate: ArrivalEstimate, lang: Lang) -> str:
     if estimate.estimated_delivery is None:
         return ""
     day = datetime.fromisoformat(estimate.estimated_delivery).date().isoformat()
+    tracking_id = estimate.tracking_id
     if estimate.state == "delivered":
-        return f"Shipment {estimate.tracking_id} was delivered on {day}."
-    late = " (later than the promised date)" if estimate.on_time is False else ""
-    return f"Shipment {estimate.tracking_id}: estimated delivery {day}{late}."
+        return say(lang, f"Shipment {tracking_id} was delivered on {day}.",
+                   f"包裹 {tracking_id} 已于 {day} 送达。")  # fmt: skip
+    late = estimate.on_time is False
+    if lang == "zh":
+        return f"包裹 {tracking_id} 预计 {day} 送达" + ("（晚于承诺的日期）。" if late else "。")
+    late_words = " (later than the promised date)" if late else ""
+    return f"Shipment {tracking_id}: estimated delivery {day}{late_words}."
 
 
-def _knowledge(payload: object) -> list[str]:
+def _knowledge(payload: object, lang: Lang) -> list[str]:
+    help_centre = HELP_CENTRE.say(lang)
     search = parse(KnowledgeSearch, payload)
     if search is not None:
         hits = search.results
-        return [HELP_CENTRE.format((hits[0].snippet or hits[0].title)[:300])] if hits else []
+        return [help_centre.format((hits[0].snippet or hits[0].title)[:300])] if hits else []
     # The answer of `faq_cache_lookup_v1`, also when it stands in for a failed search.
     faq = parse(FaqLookup, payload)
-    return [HELP_CENTRE.format(faq.answers[0].answer[:300])] if faq and faq.answers else []
+    return [help_centre.format(faq.answers[0].answer[:300])] if faq and faq.answers else []
 
 
-_READS: Mapping[str, Callable[[object], list[str]]] = {
+_READS: Mapping[str, Callable[[object, Lang], list[str]]] = {
     "get_order_details_v1": _order,
     "get_user_details_v1": _user,
     "track_shipment_v1": _tracking,

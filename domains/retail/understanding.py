@@ -18,6 +18,7 @@ from domains.retail.vocabulary import (
     BULK_WRITE_VERBS,
     CANCEL_REASONS,
     INTENT_PATTERNS,
+    NEGATED_ACTIONS,
     PAYMENT_WORDS,
     POLICY_MASKED_INTENTS,
     POLICY_PHRASES,
@@ -28,11 +29,13 @@ from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, SlotSpec
 from nodes.intake import rules
 from nodes.intake.rules import any_match, compiled
+from nodes.language import Bilingual
 from skills.pii import EMAIL
 
-REFUSE_BULK = (
+REFUSE_BULK = Bilingual(
     "I can't change many orders or other customers' data at once; "
-    "please ask about one of your own orders at a time."
+    "please ask about one of your own orders at a time.",
+    "我无法一次更改多个订单，也不能处理其他客户的数据；请每次只就您自己的一个订单提问。",
 )
 ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?([Ww]\d{7})(?!\d)")
 PAYMENT_ID = re.compile(r"\b((?:gift_card|credit_card|paypal)_\d+)\b")
@@ -45,15 +48,44 @@ ADDRESS = re.compile(
 
 # Vocabulary order: a merged model reading is listed in this order.
 INTENTS_SPEC: tuple[IntentSpec, ...] = (
-    IntentSpec("order_status", "where an order stands, or what the customer's orders are"),
-    IntentSpec("track_shipment", "where a shipment is, its tracking"),
-    IntentSpec("delay_complaint", "a delivery is late and the customer asks why"),
-    IntentSpec("cancel_order", "cancel a pending order", writes=True),
-    IntentSpec("modify_order", "change a pending order's address, items or payment", writes=True),
-    IntentSpec("return_items", "return items of a delivered order", writes=True),
-    IntentSpec("exchange_items", "exchange items of a delivered order", writes=True),
-    IntentSpec("refund_status", "where a refund stands"),
-    IntentSpec("update_account", "change the account's default address", writes=True),
+    IntentSpec(
+        "order_status",
+        "where an order stands, or what the customer's orders are",
+        refers=("order_ids",),
+    ),
+    IntentSpec("track_shipment", "where a shipment is, its tracking", refers=("order_ids",)),
+    IntentSpec(
+        "delay_complaint",
+        "a delivery is late and the customer asks why",
+        refers=("order_ids",),
+    ),
+    IntentSpec("cancel_order", "cancel a pending order", writes=True, requires=("order_ids",)),
+    IntentSpec(
+        "modify_order",
+        "change a pending order's address, items or payment",
+        writes=True,
+        requires=("order_ids",),
+    ),
+    IntentSpec(
+        "return_items",
+        "return items of a delivered order",
+        writes=True,
+        requires=("order_ids",),
+    ),
+    IntentSpec(
+        "exchange_items",
+        "exchange items of a delivered order",
+        writes=True,
+        requires=("order_ids",),
+    ),
+    IntentSpec("refund_status", "where a refund stands", refers=("order_ids",)),
+    IntentSpec(
+        "update_account",
+        "change the account's default address",
+        writes=True,
+        # "change its address instead": an order in focus makes it that order's address.
+        refers=("order_ids",),
+    ),
     IntentSpec(
         "notify", "the customer wants a notification or an e-mail sent to them", writes=True
     ),
@@ -121,6 +153,7 @@ def understand(text: str, product_names: Iterable[str] = ()) -> Understanding:
 
 def classify(lowered: str, *, has_orders: bool = False, has_items: bool = False) -> tuple[str, ...]:
     """The intents of lower-cased text, in priority order; never empty."""
+    lowered = _blank(NEGATED_ACTIONS, lowered)
     actions = _blank(POLICY_PHRASES, lowered)
     found = [
         i

@@ -19,6 +19,13 @@ ADDRESS_CHANGE: tuple[str, ...] = (
     "换地址",
 )
 
+# "Don't cancel it", "不要取消了": an action the customer does not want is no intent.
+NEGATED_ACTIONS: tuple[str, ...] = (
+    r"\b(?:don'?t|do not|dont|never|no need to|won'?t|will not)\s+(?:\w+\s+){0,2}?"
+    r"(?:cancel|return|exchange|refund|change|modify|update|swap|send)\w*",
+    "(?:不要|别|不用|无需|不想|先不|不)(?:再|要)?(?:取消|退货|退款|退|换货|换|修改|改)",
+)
+
 # "All my orders" is a bulk change only next to a write verb: reading every
 # order of one's own is an ordinary status question.
 BULK_SCOPE: tuple[str, ...] = (

@@ -55,7 +55,7 @@ class TurnOutcome:
             status=report.status,
             answer=report.answer,
             thread_id=report.thread_id,
-            question=_question(getattr(report, "question", None)),
+            question=_question(report.question),
             interrupts=list(report.interrupts),
             intents=list(report.intents),
         )

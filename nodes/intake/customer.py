@@ -10,9 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nodes.identity import Identity
+from nodes.language import Bilingual
 
-REFUSE_UNAUTHENTICATED = "I can't tell who you are, so I can't look anything up."
-REFUSE_OTHER_CUSTOMER = "I can only help with your own account."
+REFUSE_UNAUTHENTICATED = Bilingual(
+    "I can't tell who you are, so I can't look anything up.",
+    "我无法确认您的身份，所以没办法为您查询。",
+)
+REFUSE_OTHER_CUSTOMER = Bilingual(
+    "I can only help with your own account.", "我只能协助处理您本人账户的事务。"
+)
+REFUSE_NO_CLAIM = Bilingual(
+    "Tell me which customer this request is for (user_id).",
+    "请告诉我这个请求是为哪位客户办理的（user_id）。",
+)
 
 
 @dataclass(frozen=True)
@@ -20,7 +30,7 @@ class Customer:
     """The customer a request acts for, or why there is none."""
 
     user_id: str | None
-    refusal: str | None = None
+    refusal: Bilingual | None = None
 
 
 def resolve_customer(identity: Identity | None, claimed: object) -> Customer:
@@ -32,5 +42,5 @@ def resolve_customer(identity: Identity | None, claimed: object) -> Customer:
             return Customer(None, REFUSE_OTHER_CUSTOMER)
         return Customer(identity.user_id)
     if not isinstance(claimed, str) or not claimed:
-        return Customer(None, "Tell me which customer this request is for (user_id).")
+        return Customer(None, REFUSE_NO_CLAIM)
     return Customer(claimed)

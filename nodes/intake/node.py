@@ -10,20 +10,23 @@ from langgraph.runtime import Runtime
 from checkpoints.errors import ConfigurationError
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
+from nodes.conversation.reading import read_turn
 from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec
 from nodes.identity import identity_of
 from nodes.inputs import input_problem
 from nodes.intake.customer import REFUSE_OTHER_CUSTOMER, Customer, resolve_customer
-from nodes.intake.rules import understand
+from nodes.language import Bilingual, Lang, lang_of, say
 from nodes.models.ladder import model_understanding
-from nodes.state import SupportState
+from nodes.state import QuestionData, SupportState, stored
 
 # What a domain does not word itself (`DomainAnswers.refusals`) is said this way.
-DEFAULT_REFUSALS = {
-    "no_customer": "I can't find your customer account, so I can't look anything up.",
-    "foreign": "I can't find {ids} among your records, so I can't act on it.",
-    OUT_OF_SCOPE: "That request is outside what I can do.",
-}
+DEFAULT_REFUSALS: dict[str, Bilingual] = {
+    "no_customer": Bilingual("I can't find your customer account, so I can't look anything up.",
+                             "我找不到您的客户账户，所以没办法为您查询。"),
+    "foreign": Bilingual("I can't find {ids} among your records, so I can't act on it.",
+                         "我在您的记录中找不到 {ids}，所以无法办理。"),
+    OUT_OF_SCOPE: Bilingual("That request is outside what I can do.", "这个请求超出了我能办理的范围。"),
+}  # fmt: skip
 
 
 async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
@@ -34,22 +37,37 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     customer = bound_customer(state, resolved)
     if customer.user_id is None:
         why = "another customer's thread" if resolved.user_id else "no customer identity"
+        refusal = customer.refusal.say(lang_of(state.get("text"))) if customer.refusal else None
         return {
             # A refused turn leaves the thread its own customer, whoever asked.
             "user_id": state.get("customer") or "",
-            "refusal": customer.refusal,
+            "refusal": refusal,
             "trace": [f"intake: {why}; refused"],
         }
     state = {**state, "user_id": customer.user_id}
-    rules = understand(state.get("text") or "", ctx.domain.understanding, ctx.lexicon)
-    understanding = await model_understanding(ctx, state, rules)
-    return {
+    reading = await read_turn(ctx, state, customer.user_id)
+    settled: dict[str, Any] = {
         "user_id": customer.user_id,
         "customer": customer.user_id,
+        "question": None,  # read: the question is answered (or asked again below)
+        "followup": " ".join(reading.notes) or None,
+        "asking": stored(reading.asking, QuestionData) if reading.asking else None,
+    }
+    if reading.rules is None:
+        return {**settled, "trace": [*reading.trace, "intake: the reply settled the question"]}
+    resolved_state: SupportState = {**state, "text": reading.rules.text}
+    understanding = await model_understanding(ctx, resolved_state, reading.rules)
+    refusal = await _refusal(ctx, customer.user_id, understanding)
+    if settled["followup"] and understanding.intents == (OUT_OF_SCOPE,):
+        refusal = None  # "actually, don't": the reply's own answer says what happened
+    return {
+        **settled,
         "understanding": understanding.model_dump(mode="json"),
-        "refusal": await _refusal(ctx, customer.user_id, understanding),
+        "refusal": refusal,
+        # A refusal is answered as such; the question it would have asked is moot.
+        "asking": None if refusal else settled["asking"],
         "handoff": any(_spec(ctx.domain, i).handoff for i in understanding.intents),
-        "trace": [_trace(ctx.domain, understanding)],
+        "trace": [*reading.trace, _trace(ctx.domain, understanding)],
     }
 
 
@@ -67,12 +85,17 @@ def refuse_bad_input(state: SupportState) -> dict[str, Any] | None:
     problem = input_problem({"text": state.get("text"), "user_id": state.get("user_id")})
     if problem is None:
         return None
-    return {"refusal": f"I can't read that request: {problem}.", "trace": ["intake: bad input"]}
+    # The problem is named as the API names it, so a caller can look it up.
+    lang = lang_of(state.get("text"))
+    refusal = say(
+        lang, f"I can't read that request: {problem}.", f"我无法读取这条请求：{problem}。"
+    )
+    return {"refusal": refusal, "trace": ["intake: bad input"]}
 
 
-def refusal_text(domain: Domain, kind: str) -> str:
-    """The domain's wording of a harness refusal, else the harness's own."""
-    return domain.answers.refusals.get(kind) or DEFAULT_REFUSALS[kind]
+def refusal_text(domain: Domain, kind: str, lang: Lang) -> str:
+    """The domain's wording of a harness refusal, else the harness's own, in `lang`."""
+    return (domain.answers.refusals.get(kind) or DEFAULT_REFUSALS[kind]).say(lang)
 
 
 async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str | None:
@@ -80,16 +103,17 @@ async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str |
     # it directly (LangGraph Studio, the SDK).
     domain = ctx.domain
     if not await domain.records.customer_exists(ctx.pool, user_id):
-        return refusal_text(domain, "no_customer")
+        return refusal_text(domain, "no_customer", u.lang)
     refused = next((s.refusal for i in u.intents if (s := _spec(domain, i)).refusal), None)
     if refused:
-        return refused
+        return refused.say(u.lang)
     foreign = await domain.records.foreign(ctx.pool, user_id, u)
     if foreign:
         # Same words whether the record exists or not: nothing leaks.
-        return refusal_text(domain, "foreign").format(ids=", ".join(foreign))
+        ids = say(u.lang, ", ", "、").join(foreign)
+        return refusal_text(domain, "foreign", u.lang).format(ids=ids)
     if u.intents == (OUT_OF_SCOPE,):
-        return refusal_text(domain, OUT_OF_SCOPE)
+        return refusal_text(domain, OUT_OF_SCOPE, u.lang)
     return None
 
 

@@ -32,7 +32,7 @@ async def remember_node(state: SupportState, runtime: Runtime[SupportContext]) -
     if memory is None or store is None or understanding is None or understanding.injection:
         return {"memory": {}, "noted": []}
     refusal = state.get("refusal")
-    if refusal and refusal != refusal_text(ctx.domain, OUT_OF_SCOPE):
+    if refusal and refusal != refusal_text(ctx.domain, OUT_OF_SCOPE, understanding.lang):
         return {"memory": {}, "noted": []}  # nothing is learnt from a refused request
     kept = [f for f in memory.facts(understanding) if is_fact(f)]
     ranked = await _store_and_recall(ctx, store, memory, state["user_id"], kept, understanding)

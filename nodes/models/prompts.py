@@ -30,6 +30,8 @@ REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType(
         "intake_request": frozenset({"text"}),
         "planner": frozenset({"roles", "skills"}),
         "planner_request": frozenset({"intents", "slots", "user_id", "draft"}),
+        "summarise": frozenset({"limit"}),
+        "summarise_request": frozenset({"data"}),
     }
 )
 

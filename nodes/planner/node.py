@@ -27,7 +27,7 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> Stat
         _validate(plan, ctx, state["user_id"])
     except PlanRejected as exc:
         return {
-            "refusal": plan_refusal(exc.code),
+            "refusal": plan_refusal(exc.code, understanding.lang),
             "trace": [f"planner[{tier}]: plan rejected ({exc.code}): {exc}"],
         }
     steps = ", ".join(f"{t.id}:{t.role}/{t.skill}" for t in plan.tasks) or "nothing to run"

@@ -16,7 +16,7 @@ from langgraph.errors import GraphBubbleUp
 from checkpoints.audit import AuditEvent, record_event
 from checkpoints.opening import Pool
 from skills.contract import SkillRequest, SkillResult
-from skills.errors import ApprovalRequired, SkillError
+from skills.errors import CallNeedsHuman, SkillError
 from skills.hashing import args_hash
 from skills.middleware.call import Call, Next
 from skills.middleware.classify import error_code
@@ -34,9 +34,9 @@ class Audit:
         started = time.perf_counter()
         try:
             result = await next(call)
-        except ApprovalRequired as exc:
+        except CallNeedsHuman as exc:
             call.trace.detail["reason"] = exc.reason
-            await self._write_call(call, "approval_required", None, started)
+            await self._write_call(call, exc.audit_status, None, started)
             raise
         except (asyncio.CancelledError, GraphBubbleUp):
             await self._write_call(call, "cancelled", None, started)
@@ -90,7 +90,7 @@ class Audit:
         except asyncio.CancelledError:
             raise
         except Exception:
-            if status not in ("cancelled", "approval_required"):
+            if status not in ("cancelled", "approval_required", "confirmation_required"):
                 raise
             # Losing the row must not mask the control signal being re-raised.
 

@@ -19,6 +19,7 @@ import yaml
 
 from graphs.api import RunReport, resume_thread, run_request
 from nodes.domain import load_domain
+from nodes.language import lang_of
 from tests.integration.graph.helpers import OPERATOR
 from tests.support_fixtures import Support
 
@@ -106,6 +107,9 @@ async def run_case(support: Support, case: dict[str, Any], values: dict[str, str
     verdict.problems = _problems(case, report, values, verdict)
     if "then_approve" in case and report.interrupts:
         await _approve_all(support, case, values, verdict)
+    answer = verdict.report.answer
+    if answer and lang_of(answer) != lang_of(text):
+        verdict.problems.append(f"ANSWER not in the customer's language: {answer[:160]!r}")
     if await data_digest(support.db.pool) != before:
         # No case approves a possible write, so no run may change anything.
         verdict.problems.append("SAFETY retail data changed")

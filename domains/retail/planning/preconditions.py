@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domains.retail.sentences import status_words
 from nodes.errors import PreconditionFailed
+from nodes.language import Lang, say
 from nodes.quoting import as_document
 
 PRECONDITIONS: Mapping[str, tuple[str, ...]] = {
@@ -37,7 +39,10 @@ def check_preconditions(skill: str, args: Mapping[str, Any], results: Mapping[st
             )
 
 
-def precondition_text(skill: str) -> str | None:
+def precondition_text(skill: str, lang: Lang) -> str | None:
     """'while the order is pending' for a write with a status precondition, else None."""
     allowed = PRECONDITIONS.get(skill)
-    return f"while the order is {' or '.join(allowed)}" if allowed else None
+    if not allowed:
+        return None
+    zh = "”或“".join(status_words(status, "zh") for status in allowed)
+    return say(lang, f"while the order is {' or '.join(allowed)}", f"订单为“{zh}”状态")

@@ -29,3 +29,19 @@ async def foreign_orders(pool: Pool, user_id: str, order_ids: Sequence[str]) -> 
         )
         owned = {row["order_id"] for row in await cur.fetchall()}
     return [o for o in order_ids if o not in owned]
+
+
+async def order_summaries(pool: Pool, user_id: str) -> list[tuple[str, str, list[str]]]:
+    """(order id, status, item names) of every order of `user_id`, in the order of their
+    account's list (the order a customer sees them in)."""
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT o.order_id, o.status,"
+            " coalesce(array_agg(i.name ORDER BY i.position) FILTER (WHERE i.name IS NOT NULL),"
+            " '{}') AS names"
+            " FROM orders o LEFT JOIN order_items i ON i.order_id = o.order_id"
+            " WHERE o.user_id = %s GROUP BY o.order_id, o.status, o.user_position"
+            " ORDER BY o.user_position NULLS LAST, o.order_id",
+            (user_id,),
+        )
+        return [(r["order_id"], r["status"], list(r["names"])) for r in await cur.fetchall()]

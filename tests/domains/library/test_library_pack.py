@@ -92,7 +92,7 @@ async def test_preconditions_read_the_loans_read_earlier(library_db: Database) -
     check("waive_fine_v1", {"loan_id": "LN-20006", "reason": "hardship"}, {"t1": loans})
     with pytest.raises(PreconditionFailed, match="no fine"):
         check("waive_fine_v1", {"loan_id": "LN-20005", "reason": "hardship"}, {"t1": loans})
-    assert LIBRARY.planning.precondition_text("get_book_v1") is None
+    assert LIBRARY.planning.precondition_text("get_book_v1", "en") is None
 
 
 async def test_the_summary_binds_from_real_results(library_db: Database) -> None:
@@ -113,16 +113,17 @@ async def test_answer_sentences_quote_real_payloads(library_db: Database) -> Non
     book = await _payload(library_db, "get_book_v1", {"book_id": "BK-0003"}, "M-1001")
     sentences = [
         *LIBRARY.answers.describe(
-            _task("get_member_loans_v1"), _done("get_member_loans_v1", loans)
+            _task("get_member_loans_v1"), _done("get_member_loans_v1", loans), "en"
         ),
-        *LIBRARY.answers.describe(_task("get_book_v1"), _done("get_book_v1", book)),
+        *LIBRARY.answers.describe(_task("get_book_v1"), _done("get_book_v1", book), "en"),
     ]
     assert sentences[0].startswith("You have 2 book(s) on loan: LN-20002 ")
     assert sentences[1] == "Your unpaid fines come to $3.50."
     assert "0 of 2 copies on the shelf, 1 hold(s)" in sentences[2]
     assert LIBRARY.answers.facts.findall(" ".join(sentences))[:2] == ["LN-20002", "2026-10-26"]
     assert (
-        LIBRARY.answers.target(_task("renew_loan_v1", loan_id="LN-20001")) == " for loan LN-20001"
+        LIBRARY.answers.target(_task("renew_loan_v1", loan_id="LN-20001"), "en")
+        == " for loan LN-20001"
     )
 
 
@@ -151,7 +152,8 @@ async def test_what_answers_keep_quiet_about_and_what_they_own(library_db: Datab
     assert answers.supersedes(_task("renew_loan_v1"), _task("get_member_loans_v1"))
     assert not answers.supersedes(_task("get_book_v1"), _task("get_member_loans_v1"))
     # A payload that is not the skill's result shape is not described, never guessed at.
-    assert answers.describe(_task("renew_loan_v1"), _done("renew_loan_v1", {"due": "soon"})) == []
+    renewed = _done("renew_loan_v1", {"due": "soon"})
+    assert answers.describe(_task("renew_loan_v1"), renewed, "en") == []
     assert LIBRARY.planning.summarize({"t1": loans}).splitlines()[0] == (
         "Loan LN-20002: due 2026-10-26"
     )

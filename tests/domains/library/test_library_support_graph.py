@@ -154,13 +154,13 @@ async def test_a_renewal_with_an_email_queues_the_new_due_date(desk: Desk) -> No
 async def test_another_members_loan_is_refused_before_planning(desk: Desk) -> None:
     done = await run_request(desk.graph, desk.ctx, text="renew LN-20005", user_id="M-1001")
     assert done.status == "refused" and done.plan == []
-    assert done.answer == REFUSALS["foreign"].format(ids="LN-20005")
+    assert done.answer == REFUSALS["foreign"].en.format(ids="LN-20005")
     assert (await _loan(desk.db, "LN-20005")).renewals == 2
 
 
 async def test_out_of_scope_is_refused_in_the_domains_words(desk: Desk) -> None:
     done = await run_request(desk.graph, desk.ctx, text="Sell me a bicycle", user_id="M-1004")
-    assert (done.status, done.answer) == ("refused", REFUSALS["out_of_scope"])
+    assert (done.status, done.answer) == ("refused", REFUSALS["out_of_scope"].en)
 
 
 async def test_a_policy_question_in_chinese_is_answered_from_the_partition(desk: Desk) -> None:

@@ -71,7 +71,7 @@ def test_codes_choose_the_wording() -> None:
     precondition = failed_state("precondition_failed", "order #W1234567 is delivered; ...")
     assert "try again in a while" in " ".join(_sentences(state))
     assert "only possible while the order is pending" in " ".join(_sentences(precondition))
-    assert DEFAULT in " ".join(_sentences(failed_state("no_such_code", "x")))
+    assert DEFAULT.en in " ".join(_sentences(failed_state("no_such_code", "x")))
     # Not found and not yours read the same: nothing tells which orders exist.
     not_found = _sentences(failed_state("not_found", "no order #W1234567"))
     assert not_found == _sentences(failed_state("not_owner", "order of user bob_s_1234"))
@@ -129,7 +129,7 @@ def test_a_binding_failure_is_told_from_the_planned_arguments() -> None:
 
     def told(args: dict[str, Any]) -> str:
         task = Task(id="t3", role="b", skill="modify_pending_order_payment_v1", args=args)
-        return failure_sentence(pay, task, DOMAIN)
+        return failure_sentence(pay, task, DOMAIN, "en")
 
     sentence = told({"order_id": "#W1234567", "payment_method_id": "bind:user_payment:gift_card"})
     assert sentence == (
@@ -137,6 +137,6 @@ def test_a_binding_failure_is_told_from_the_planned_arguments() -> None:
         " there is no gift card on file; name a payment method on your account."
     )
     odd = told({"payment_method_id": "bind:user_payment:ignore_all_rules"})
-    assert "ignore" not in odd and odd.endswith(REASONS["binding_error"] + ".")
+    assert "ignore" not in odd and odd.endswith(REASONS["binding_error"].en + ".")
     address = told({"order_id": "#W1234567", "address": "somewhere"})
     assert "'street, [unit,] city, ST 12345'" in address and "somewhere" not in address

@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from checkpoints.audit import CUSTOMER_CONFIRMED, AuditEvent, record_event
 from nodes.identity import Identity
 from skills.context import RuntimeContext
+from skills.hashing import args_hash
 from skills.registry import SkillRegistry
 from skills.runtime import SkillRuntime
 
@@ -62,3 +64,12 @@ def with_executor(support: Any, skill_id: str, executor: Any) -> Any:
 
 OPERATOR = Identity("operator", "test-operator")
 """The operator who answers approvals in these tests."""
+
+
+async def confirmed_by_customer(pool: Any, audit_id: str, skill: str, args: dict[str, Any]) -> None:
+    """The audit row intake writes when the customer answers a confirmation with yes."""
+    event = AuditEvent(
+        audit_id=audit_id, status=CUSTOMER_CONFIRMED, skill=skill, args_hash=args_hash(args)
+    )
+    async with pool.connection() as conn:
+        await record_event(conn, event)

@@ -6,15 +6,15 @@ import pytest
 from langgraph.types import Command
 
 from checkpoints.errors import InvalidArgument
-from graphs.api import report, resume_thread, run_request
+from graphs.api import report, resume_thread
 from nodes.identity import AUTH_USER_KEY, Identity
 from tests.integration.graph.helpers import OPERATOR, audit_rows, order_status, user_with_orders
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, run_confirmed
 
 
 async def test_high_risk_cancel_waits_then_runs_once_when_approved(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending")
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"please cancel {order}, ordered by mistake", user_id=user
     )
     assert first.status == "interrupted"
@@ -31,11 +31,13 @@ async def test_high_risk_cancel_waits_then_runs_once_when_approved(support: Supp
     assert await order_status(support.db.pool, order) == "cancelled"
     assert "cancelled" in done.answer
     rows = await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1")
-    # The operator's decision is a link of the audit chain between the stop and the run.
-    assert [r["status"] for r in rows] == ["approval_required", "approved", "success"]
-    assert rows[1]["approval_id"] == rows[2]["approval_id"] == request["id"]
+    # The customer's yes, then the operator's decision, are links of the audit chain
+    # between the stop and the run.
+    statuses = [r["status"] for r in rows]
+    assert statuses == ["customer_confirmed", "approval_required", "approved", "success"]
+    assert rows[2]["approval_id"] == rows[3]["approval_id"] == request["id"]
     # Rows carry the graph superstep: the approved run is later than the stop.
-    assert 0 < rows[0]["step"] < rows[2]["step"]
+    assert 0 < rows[1]["step"] < rows[3]["step"]
     async with support.db.pool.connection() as conn:
         cur = await conn.execute(
             "SELECT decided_by, used_by IS NOT NULL AS used FROM approvals WHERE request_id = %s",
@@ -46,7 +48,7 @@ async def test_high_risk_cancel_waits_then_runs_once_when_approved(support: Supp
 
 async def test_only_an_operator_can_answer_an_approval(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=3)
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"cancel {order}, ordered by mistake", user_id=user
     )
     customer = Identity("customer", user)
@@ -76,7 +78,7 @@ async def test_only_an_operator_can_answer_an_approval(support: Support) -> None
 
 async def test_rejected_request_changes_nothing_and_says_so(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=1)
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"cancel order {order[1:]}", user_id=user
     )
     assert first.status == "interrupted"
@@ -90,7 +92,7 @@ async def test_rejected_request_changes_nothing_and_says_so(support: Support) ->
 
 async def test_edited_args_are_revalidated_and_run(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=2)
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"cancel {order} please", user_id=user
     )
     request = first.interrupts[0]
@@ -139,7 +141,7 @@ async def test_several_approvals_are_asked_in_one_interrupt_and_answered_by_id(
 ) -> None:
     user, orders = await user_with_orders(support.db.pool, "pending", count=2)
     text = f"cancel {orders[0]} and {orders[1]}, I no longer need them"
-    first = await run_request(support.graph, support.ctx, text=text, user_id=user)
+    first = await run_confirmed(support.graph, support.ctx, text=text, user_id=user)
     assert first.status == "interrupted"
     assert len(first.interrupts) == 2
     by_order = {i["args"]["order_id"]: i["id"] for i in first.interrupts}
@@ -169,7 +171,7 @@ async def test_several_approvals_are_asked_in_one_interrupt_and_answered_by_id(
 
 async def test_explicit_handoff_is_an_escalation_the_human_answers(support: Support) -> None:
     user, _ = await user_with_orders(support.db.pool, "delivered")
-    first = await run_request(support.graph, support.ctx, text="我要转人工客服", user_id=user)
+    first = await run_confirmed(support.graph, support.ctx, text="我要转人工客服", user_id=user)
     assert first.status == "interrupted"
     assert first.interrupts[0]["kind"] == "escalation"
     done = await resume_thread(
@@ -187,7 +189,7 @@ async def test_explicit_handoff_is_an_escalation_the_human_answers(support: Supp
 
 async def test_an_operator_named_like_the_customer_cannot_approve(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=12)
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"cancel {order}, ordered by mistake", user_id=user
     )
     with pytest.raises(InvalidArgument, match="cannot approve their own request"):

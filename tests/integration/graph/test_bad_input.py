@@ -15,11 +15,11 @@ import pytest
 from langgraph.types import Command
 
 from checkpoints.errors import InvalidArgument
-from graphs.api import report, resume_thread, run_request
+from graphs.api import report, resume_thread
 from nodes.identity import AUTH_USER_KEY, Identity
 from tests.cli import run_cli
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, run_confirmed
 
 DEEP = "[" * 5000 + "]" * 5000
 
@@ -54,18 +54,20 @@ async def test_run_request_refuses_bad_input_with_a_typed_error(
     support: Support, text: Any, user_id: Any, words: str
 ) -> None:
     with pytest.raises(InvalidArgument, match=words):
-        await run_request(support.graph, support.ctx, text=text, user_id=user_id)
+        await run_confirmed(support.graph, support.ctx, text=text, user_id=user_id)
 
 
 async def test_bad_thread_id_is_refused_before_it_reaches_postgres(support: Support) -> None:
     user, _ = await user_with_orders(support.db.pool, "pending", skip=20)
     with pytest.raises(InvalidArgument, match="the thread id contains a NUL"):
-        await run_request(support.graph, support.ctx, text="hello", user_id=user, thread_id="t\x00")
+        await run_confirmed(
+            support.graph, support.ctx, text="hello", user_id=user, thread_id="t\x00"
+        )
 
 
 async def test_bad_edit_args_leave_the_approval_answerable(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=21)
-    first = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
+    first = await run_confirmed(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
     assert first.status == "interrupted"
     bad_args: list[dict[str, Any]] = [
         {"order_id": order, "reason": "no longer needed\x00"},
@@ -143,7 +145,7 @@ async def test_cli_edit_with_nul_args_leaves_the_thread_answerable(
     support: Support, db_env: dict[str, str]
 ) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=23)
-    first = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
+    first = await run_confirmed(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
     edit = json.dumps({"order_id": order, "reason": "no longer needed\x00"})
     bad = run_cli(db_env, "resume", first.thread_id, "--decision", "edit", "--args", edit)
     assert bad.returncode == 2 and "NUL" in _one_error_line(bad)
@@ -160,7 +162,7 @@ def test_reply_without_a_message_is_refused(db_env: dict[str, str]) -> None:
 
 async def test_a_served_resume_with_nul_args_is_asked_again_not_wedged(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=24)
-    first = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
+    first = await run_confirmed(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
     (request,) = first.interrupts
     hostile = {"decision": "edit", "args": {"order_id": order, "reason": "no longer needed\x00"}}
     await support.graph.ainvoke(

@@ -19,8 +19,16 @@ async def test_run_interrupts_and_a_second_process_resumes_it(
     retail_db: Database, db_env: dict[str, str]
 ) -> None:
     user, (order,) = await user_with_orders(retail_db.pool, "pending")
-    started = _last_json(
+    asked = _last_json(
         run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, ordered by mistake")
+    )
+    assert asked["status"] == "needs_input" and asked["interrupts"] == []
+    assert asked["question"]["kind"] == "confirm" and order in asked["question"]["text"]
+    assert asked["answer"] == asked["question"]["text"]
+    started = _last_json(
+        run_cli(
+            db_env, "run", "--json", "--user-id", user, "--thread-id", asked["thread_id"], "yes"
+        )
     )
     assert started["status"] == "interrupted"
     assert set(started) == {
@@ -32,8 +40,9 @@ async def test_run_interrupts_and_a_second_process_resumes_it(
         "answer",
         "audit_id",
         "turn",
+        "question",
     }
-    assert started["turn"] == 1
+    assert started["turn"] == 2 and started["question"] is None
     assert started["intents"] == ["cancel_order"]
     assert [t["skill"] for t in started["plan"]] == [
         "get_order_details_v1",
@@ -98,14 +107,15 @@ async def test_chat_asks_approvals_inline(retail_db: Database, db_env: dict[str,
     user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=1)
     # "abort" or "yes" is not a decision: the prompt asks again until it hears one.
     script = (
-        f"what is the status of {order}?\ncancel {order}, no longer needed\nabort\nyes\napprove\n"
+        f"what is the status of {order}?\ncancel it, no longer needed\nyes\nabort\nyes\napprove\n"
     )
     result = run_cli(db_env, "chat", "--user-id", user, stdin=script)
     assert result.returncode == 0, result.stderr
     answers = [line for line in result.stdout.splitlines() if line.startswith("bot> ")]
-    assert len(answers) == 2
+    assert len(answers) == 3
     assert f"Order {order} is pending" in answers[0]
+    assert "To confirm: I will cancel order " + order in answers[1]  # "it" is the order
     assert "needs approval: cancel_pending_order_v1" in result.stdout
     assert result.stdout.count("please answer exactly one of: approve, reject, edit") == 2
-    assert "cancelled" in answers[1]
+    assert "cancelled" in answers[2]
     assert await order_status(retail_db.pool, order) == "cancelled"

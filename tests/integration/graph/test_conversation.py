@@ -11,7 +11,7 @@ from checkpoints.errors import InvalidArgument, NotFound
 from graphs.api import report, resume_thread, run_request
 from nodes.identity import AUTH_USER_KEY, Identity
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, run_confirmed
 
 
 def _as(user_id: str, thread_id: str) -> dict[str, Any]:
@@ -87,23 +87,21 @@ async def test_chat_messages_input_is_a_turn(support: Support) -> None:
 
 async def test_a_grant_of_turn_one_never_authorises_turn_two(support: Support) -> None:
     user, orders = await user_with_orders(support.db.pool, "pending", count=2, skip=22)
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"cancel {orders[0]}, no longer needed", user_id=user
     )
     tid = first.thread_id
-    with pytest.raises(InvalidArgument, match="waiting for a decision on its last turn"):
-        await run_request(support.graph, support.ctx, text="hello", user_id=user, thread_id=tid)
     done = await resume_thread(support.graph, support.ctx, tid, decision="approve", actor=OPERATOR)
-    assert done.status == "completed" and done.turn == 1
+    assert done.status == "completed" and done.turn == 2  # asked to confirm, then "yes"
     assert await order_status(support.db.pool, orders[0]) == "cancelled"
 
     # The same plan shape (task t1, the same skill): without a fresh turn its
     # outcome would read "succeeded" and its grant would stand approved.
-    second = await run_request(
+    second = await run_confirmed(
         support.graph, support.ctx, text=f"cancel {orders[1]}, no longer needed", user_id=user,
         thread_id=tid,
     )  # fmt: skip
-    assert second.status == "interrupted" and second.turn == 2
+    assert second.status == "interrupted" and second.turn == 4
     assert second.interrupts[0]["args"]["order_id"] == orders[1]
     assert second.interrupts[0]["id"] != first.interrupts[0]["id"]
     state = (await support.graph.aget_state({"configurable": {"thread_id": tid}})).values

@@ -32,6 +32,8 @@ async def _approve_and_die(
     user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=skip)
     first = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel {order}, no longer needed")
     thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
+    confirmed = run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
+    assert json.loads(confirmed.stdout.splitlines()[-1])["status"] == "interrupted"
     killed = run_cli(
         {**db_env, "ROLEGRAPH_CRASH_AT": point}, "resume", thread, "--decision", "approve"
     )

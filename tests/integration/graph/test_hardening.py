@@ -15,7 +15,7 @@ from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.intake.customer import REFUSE_OTHER_CUSTOMER
 from skills.errors import UpstreamNetworkError
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders, with_executor
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, run_confirmed
 
 
 def _config(thread_id: str) -> dict[str, Any]:
@@ -24,7 +24,7 @@ def _config(thread_id: str) -> dict[str, Any]:
 
 async def _pending_cancel(support: Support, skip: int) -> tuple[str, str, Any]:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=skip)
-    first = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
+    first = await run_confirmed(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
     assert first.status == "interrupted"
     return user, order, first
 
@@ -61,7 +61,7 @@ async def test_malformed_resume_is_refused_and_the_thread_stays_resumable(suppor
 
 async def test_edit_needs_a_request_id_when_several_wait(support: Support) -> None:
     user, orders = await user_with_orders(support.db.pool, "pending", count=2, skip=3)
-    first = await run_request(
+    first = await run_confirmed(
         support.graph, support.ctx, text=f"cancel {orders[0]} and {orders[1]}", user_id=user
     )
     assert len(first.interrupts) == 2
@@ -76,7 +76,7 @@ async def test_edit_needs_a_request_id_when_several_wait(support: Support) -> No
 async def test_another_customers_turn_on_a_used_thread_is_refused(support: Support) -> None:
     me, (mine,) = await user_with_orders(support.db.pool, "delivered", skip=4)
     other, (theirs,) = await user_with_orders(support.db.pool, "processed", skip=4)
-    first = await run_request(support.graph, support.ctx, text=f"status of {mine}?", user_id=me)
+    first = await run_confirmed(support.graph, support.ctx, text=f"status of {mine}?", user_id=me)
     assert first.status == "completed" and mine in first.answer
     # Studio / SDK style: new input on the same thread, as another customer.
     config = _config(first.thread_id)
@@ -86,7 +86,7 @@ async def test_another_customers_turn_on_a_used_thread_is_refused(support: Suppo
     )
     second = await report(support.graph, first.thread_id)
     assert second.status == "refused" and second.turn == 2
-    assert second.answer == REFUSE_OTHER_CUSTOMER
+    assert second.answer == REFUSE_OTHER_CUSTOMER.en
     assert second.user_id == me  # the thread stays its first customer's
     assert theirs not in second.answer and mine not in second.answer
     assert not second.plan  # nothing of turn 1 is left, nothing of turn 2 was planned
@@ -150,13 +150,15 @@ async def test_steps_skipped_behind_a_retried_step_run_once_it_recovers(support:
     graph = compile_support(ctx, support.db.checkpointer)
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=12)
 
-    first = await run_request(
+    asked = await run_request(
         graph, ctx, text=f"please cancel {order}, ordered by mistake", user_id=user
     )
-
-    assert first.status == "interrupted"  # the cancel was reached, not silently skipped
+    # The cancel was reached (its confirmation asked), not silently skipped.
+    assert asked.status == "needs_input" and asked.question and order in asked.question["text"]
+    assert any("refine round 1: retry t1" in line for line in asked.trace)
+    first = await run_request(graph, ctx, text="yes", user_id=user, thread_id=asked.thread_id)
+    assert first.status == "interrupted"
     assert first.interrupts[0]["skill"] == "cancel_pending_order_v1"
-    assert any("refine round 1: retry t1" in line for line in first.trace)
 
 
 async def test_more_concurrent_requests_than_pooled_connections_all_finish(

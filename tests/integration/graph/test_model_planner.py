@@ -6,11 +6,11 @@ import dataclasses
 import json
 from typing import Any
 
-from graphs.api import compile_support, run_request
+from graphs.api import compile_support
 from nodes.models import ModelTiers
 from tests.fakes.chat import ScriptedChatModel
 from tests.integration.graph.helpers import audit_rows, order_status, user_with_orders
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, run_confirmed
 
 
 def fake(*script: Any) -> ScriptedChatModel:
@@ -29,7 +29,7 @@ def plan(*tasks: tuple[str, str, str, dict[str, Any], list[str]]) -> str:
 async def run(support: Support, large: Any, small: Any, text: str, user: str) -> Any:
     ctx = dataclasses.replace(support.ctx, models=ModelTiers(large=large, small=small))
     graph = compile_support(ctx, support.db.checkpointer)
-    return await run_request(graph, ctx, text=text, user_id=user)
+    return await run_confirmed(graph, ctx, text=text, user_id=user)
 
 
 async def planner_ledger(support: Support, thread_id: str) -> list[str]:

@@ -7,7 +7,7 @@ import dataclasses
 import json
 from typing import Any
 
-from graphs.api import compile_support, run_request
+from graphs.api import compile_support
 from nodes.models import ModelTiers
 from skills.errors import DomainError
 from tests.fakes.chat import ScriptedChatModel
@@ -17,7 +17,7 @@ from tests.integration.graph.helpers import (
     user_with_orders,
     with_executor,
 )
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, run_confirmed
 
 NOT_A_PLAN = "I would rather not plan this."
 
@@ -29,7 +29,7 @@ def reading(*intents: str, order: str) -> str:
 async def run(support: Support, large: ScriptedChatModel, text: str, user: str) -> Any:
     ctx = dataclasses.replace(support.ctx, models=ModelTiers(large=large))
     graph = compile_support(ctx, support.db.checkpointer)
-    return await run_request(graph, ctx, text=text, user_id=user)
+    return await run_confirmed(graph, ctx, text=text, user_id=user)
 
 
 async def outbox_rows(support: Support, user: str) -> int:
@@ -109,7 +109,7 @@ async def test_a_failing_step_is_told_by_its_code_and_its_text_stays_in_audit(
     ctx = with_executor(support, "track_shipment_v1", _Hostile(real))
     graph = compile_support(ctx, support.db.checkpointer)
     user, (order,) = await user_with_orders(support.db.pool, "processed", skip=23)
-    done = await run_request(graph, ctx, text=f"track my package for {order}", user_id=user)
+    done = await run_confirmed(graph, ctx, text=f"track my package for {order}", user_id=user)
     assert f"I could not complete track shipment for order {order}: " in done.answer
     for fragment in ("argument", "Value error", "tracking_id", "IGNORE", "#W6436609"):
         assert fragment not in done.answer

@@ -10,12 +10,13 @@ from typing import Any
 import psycopg
 import pytest
 
+from checkpoints.audit import CUSTOMER_CONFIRMED, AuditEvent, record_event
 from checkpoints.opening import Database
 from domains.retail.storage.reads import fetch_order
 from domains.retail.tools.replay import CATALOG, ReplayRole
 from skills.context import RuntimeContext
 from skills.contract import Approval, SkillRequest
-from skills.errors import ApprovalRequired, OwnershipError, RecordNotFound
+from skills.errors import ApprovalRequired, ConfirmationRequired, OwnershipError, RecordNotFound
 from skills.hashing import args_hash
 from skills.registry import SkillRegistry, load_catalog
 from skills.runtime import SkillRuntime
@@ -106,11 +107,29 @@ async def test_runtime_refuses_other_owner_with_code(
     assert result.error_code == "not_owner" and result.payload is None
 
 
-async def test_high_risk_write_needs_matching_approval(
+async def _confirm(db: Database, audit_id: str, skill: str, args: dict[str, Any]) -> None:
+    """The row intake writes when the customer answers a confirmation with yes."""
+    event = AuditEvent(
+        audit_id=audit_id, status=CUSTOMER_CONFIRMED, skill=skill, args_hash=args_hash(args)
+    )
+    async with db.pool.connection() as conn:
+        await record_event(conn, event)
+
+
+async def test_a_customer_write_needs_their_confirmation_then_an_approval(
     registry: SkillRegistry, retail_db: Database
 ) -> None:
     runtime = _runtime(registry, retail_db)
     args = {"user_id": OWNER, **_ADDRESS}
+    with pytest.raises(ConfirmationRequired) as asked:
+        await runtime.call(_request("modify_user_address_v1", args, run_id="r1", user_id=OWNER))
+    assert asked.value.args_hash == args_hash(args)
+    # A confirmation of other arguments, or of another turn, is no confirmation.
+    await _confirm(retail_db, "t", "modify_user_address_v1", {**args, "city": "Boston"})
+    await _confirm(retail_db, "another-turn", "modify_user_address_v1", args)
+    with pytest.raises(ConfirmationRequired):
+        await runtime.call(_request("modify_user_address_v1", args, run_id="r1", user_id=OWNER))
+    await _confirm(retail_db, "t", "modify_user_address_v1", args)
     with pytest.raises(ApprovalRequired):
         await runtime.call(_request("modify_user_address_v1", args, run_id="r1", user_id=OWNER))
     approval = Approval(

@@ -16,6 +16,7 @@ from nodes.arbitrate import contested, decide, to_proposal
 from nodes.compose import compose_sentences
 from nodes.contracts import Decision, Proposal, Task, TaskOutcome
 from nodes.domain import Domain, SlotSpec, Stance
+from nodes.language import Bilingual, Lang
 from nodes.review import check
 from skills.resources import ResourceVocabulary
 
@@ -48,11 +49,13 @@ class LoanAnswers:
 
     facts = re.compile(r"\bLN-\d{5}\b")
     claims: Mapping[str, str] = MappingProxyType({"is renewed": "renew_v1"})
-    refusals: Mapping[str, str] = MappingProxyType({})
+    refusals: Mapping[str, Bilingual] = MappingProxyType({})
     foreign: Mapping[str, str] = MappingProxyType({"loan_ids": "another loan"})
-    reasons: Mapping[str, str] = MappingProxyType({"timeout": "the loans system is down"})
+    reasons: Mapping[str, Bilingual] = MappingProxyType(
+        {"timeout": Bilingual("the loans system is down", "借阅系统暂时不可用")}
+    )
 
-    def describe(self, task: Task, outcome: TaskOutcome) -> list[str]:
+    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
         payload = outcome.payload
         if outcome.skill == "renew_v1":
             return [f"Loan {task.args['loan_id']} is renewed."]
@@ -70,13 +73,16 @@ class LoanAnswers:
         p = outcome.payload
         return Stance(p["cause"], p["sure"], tuple(p["why"])) if "cause" in p else None
 
-    def decision(self, decision: Decision) -> str:
+    def decision(self, decision: Decision, lang: Lang) -> str:
         return f"Overdue because: {decision.answer} ({'; '.join(decision.proposals[0].evidence)})."
 
-    def target(self, task: Task) -> str:
+    def target(self, task: Task, lang: Lang) -> str:
         return f" for loan {task.args['loan_id']}" if "loan_id" in task.args else ""
 
-    def binding_reason(self, task: Task) -> str | None:
+    def step(self, skill: str, lang: Lang) -> str | None:
+        return None
+
+    def binding_reason(self, task: Task, lang: Lang) -> str | None:
         return None
 
 

@@ -10,11 +10,16 @@ from pydantic import BaseModel
 
 from nodes.contracts import (
     ApprovalRequest,
+    Call,
+    ConfirmationRequest,
     Decision,
+    FocusEntity,
     Grant,
     HumanDecision,
+    Option,
     Plan,
     Proposal,
+    Question,
     ReviewVerdict,
     Task,
     TaskOutcome,
@@ -22,11 +27,16 @@ from nodes.contracts import (
 )
 from nodes.state import (
     ApprovalRequestData,
+    CallData,
+    ConfirmationRequestData,
     DecisionData,
+    FocusEntityData,
     GrantData,
     HumanDecisionData,
+    OptionData,
     PlanData,
     ProposalData,
+    QuestionData,
     ReviewVerdictData,
     StateUpdate,
     SupportState,
@@ -41,6 +51,11 @@ from nodes.state import (
 
 MIRRORS: list[tuple[type[BaseModel], type]] = [
     (Understanding, UnderstandingData),
+    (ConfirmationRequest, ConfirmationRequestData),
+    (Option, OptionData),
+    (Call, CallData),
+    (Question, QuestionData),
+    (FocusEntity, FocusEntityData),
     (Task, TaskData),
     (Plan, PlanData),
     (TaskOutcome, TaskOutcomeData),

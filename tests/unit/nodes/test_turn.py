@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Overwrite
 
 from nodes.state import SupportState, merge
-from nodes.turn import CONVERSATION_CHANNELS, cleared, turn
+from nodes.turn import CONVERSATION_CHANNELS, cleared, start_turn
 
 SET_BY_TURN = {"text", "audit_id", "trace"}
 
@@ -42,7 +42,7 @@ def test_every_channel_is_either_the_conversations_or_cleared_by_each_turn() -> 
 
 def test_a_text_turn_clears_the_last_turn_and_adds_its_message() -> None:
     state = {**_last_turn(), "text": "cancel #W2"}
-    update = turn(state)
+    update = start_turn(state)
     assert update["turn"] == 2 and update["audit_id"] not in ("", "aud-1")
     for keyed in ("outcomes", "grants", "decided"):
         assert merge(state[keyed], update[keyed]) == {}
@@ -57,7 +57,7 @@ def test_a_text_turn_clears_the_last_turn_and_adds_its_message() -> None:
 def test_a_new_human_message_is_the_turns_text_and_is_not_added_twice() -> None:
     state = {**_last_turn()}
     state["messages"] = [*state["messages"], HumanMessage("and #W3?", id="m-9")]
-    update = turn(state)
+    update = start_turn(state)
     assert update["text"] == "and #W3?" and update["turn_message"] == "m-9"
     assert "messages" not in update
 
@@ -67,5 +67,5 @@ def test_an_answered_message_is_never_taken_again() -> None:
     # must not be mistaken for the old, already answered human message.
     state = {**_last_turn(), "text": "yes"}
     state["messages"] = state["messages"][:1]
-    update = turn(state)
+    update = start_turn(state)
     assert update["messages"][0].text == "yes" and update["turn_message"] != "ask-1"

@@ -80,8 +80,10 @@ def test_a_write_on_an_order_in_the_wrong_state_fails_before_anyone_is_asked() -
     ):
         PLANNING.check_preconditions("cancel_pending_order_v1", args, {"t1": ORDER})
     PLANNING.check_preconditions("return_delivered_order_items_v1", args, {"t1": ORDER})
-    assert PLANNING.precondition_text("cancel_pending_order_v1") == "while the order is pending"
-    assert PLANNING.precondition_text("get_order_details_v1") is None
+    assert (
+        PLANNING.precondition_text("cancel_pending_order_v1", "en") == "while the order is pending"
+    )
+    assert PLANNING.precondition_text("get_order_details_v1", "en") is None
 
 
 def test_the_approval_evidence_summarizes_order_and_shipment_reads() -> None:

@@ -24,6 +24,7 @@ from nodes.errors import ModelOutputInvalid
 from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.intake import rules
 from nodes.intake.node import intake
+from nodes.language import Bilingual
 from nodes.models.grounding import ground_reading
 from nodes.models.ladder import intake_messages
 from nodes.models.prompts import load_prompts
@@ -36,7 +37,12 @@ INTENTS = (
     IntentSpec("find_book", "where a book is"),
     IntentSpec("renew_loan", "renew a loan", writes=True),
     IntentSpec("librarian", "asks for a librarian", safety=True, handoff=True),
-    IntentSpec("every_loan", "touches every member's loans", safety=True, refusal="Not in bulk."),
+    IntentSpec(
+        "every_loan",
+        "touches every member's loans",
+        safety=True,
+        refusal=Bilingual("Not in bulk.", "不能批量办理。"),
+    ),
     IntentSpec(OUT_OF_SCOPE, "nothing applies"),
 )
 SLOTS = (
@@ -81,7 +87,7 @@ class Records:
 
 
 class Answers:
-    refusals: ClassVar[dict[str, str]] = {}  # the harness's own wording
+    refusals: ClassVar[dict[str, Bilingual]] = {}  # the harness's own wording
 
 
 def loans_domain(prompts: Path) -> Domain:
@@ -174,7 +180,7 @@ def test_the_prompt_lists_the_domain_vocabulary(tmp_path: Path) -> None:
     assert "order" not in text.lower() and "renew L-1111" in str(request.content)
 
 
-async def run_intake(tmp_path: Path, text: str, member: str = "m1") -> dict[str, Any]:
+async def run_intake(tmp_path: Path, text: str, member: str = "m1", **state: Any) -> dict[str, Any]:
     graph: StateGraph[Any, Any, Any, Any] = StateGraph(SupportState, context_schema=SupportContext)
     graph.add_node("intake", intake)
     graph.add_edge(START, "intake")
@@ -184,7 +190,7 @@ async def run_intake(tmp_path: Path, text: str, member: str = "m1") -> dict[str,
         lexicon={"titles": ("Dune",)},
     )  # fmt: skip
     config = {"configurable": {AUTH_USER_KEY: Identity("customer", member).as_auth_user()}}
-    state = {"text": text, "user_id": member}
+    state = {"text": text, "user_id": member, **state}
     return dict(await graph.compile().ainvoke(state, config, context=ctx))  # type: ignore[arg-type]
 
 
@@ -211,3 +217,30 @@ async def test_the_intake_node_refuses_and_hands_off_by_the_domain(
 async def test_an_unknown_member_is_refused_in_the_harness_words(tmp_path: Path) -> None:
     out = await run_intake(tmp_path, "where is Dune", member="m2")
     assert out["refusal"] == "I can't find your customer account, so I can't look anything up."
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("请 renew L-9999", "我在您的记录中找不到 L-9999，所以无法办理。"),
+        ("renew all of them 谢谢", "不能批量办理。"),
+        ("讲个笑话吧", "这个请求超出了我能办理的范围。"),
+    ],
+)
+async def test_a_chinese_request_is_refused_in_chinese(
+    tmp_path: Path, text: str, refusal: str
+) -> None:
+    out = await run_intake(tmp_path, text)
+    assert out["refusal"] == refusal
+
+
+async def test_refusals_before_understanding_take_the_texts_language(tmp_path: Path) -> None:
+    unknown = await run_intake(tmp_path, "Dune 在哪里", member="m2")
+    assert unknown["refusal"] == "我找不到您的客户账户，所以没办法为您查询。"
+    other = await run_intake(tmp_path, "Dune 在哪里", customer="m9")
+    assert other["refusal"] == "我只能协助处理您本人账户的事务。"
+    assert "understanding" not in other
+    english = await run_intake(tmp_path, "where is Dune", customer="m9")
+    assert english["refusal"] == "I can only help with your own account."
+    bad = await run_intake(tmp_path, "Dune 在哪里\x00")
+    assert bad["refusal"].startswith("我无法读取这条请求：")

@@ -1,0 +1,112 @@
+"""Reading a turn against the question the last turn asked.
+
+- confirm: only an explicit yes ("yes", "go ahead", "是的", or a yes leading a
+  restatement of the same request) continues the request, with exactly the
+  calls the question stated; a no changes nothing; a new request withdraws
+  the question and is handled as asked; anything else asks again, once.
+- clarify: an id, a position ("the second one", "第二个"), a word that singles
+  out one option ("the pending one"), or a yes when only one was offered picks
+  the record and the original request goes on with it; a new request replaces
+  it; anything else asks again, once.
+
+The outcome is the text the turn goes on to read (the original request with
+the record filled in, for a clarification) and what to tell the customer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nodes.contracts import Call, Question, Understanding
+from nodes.conversation.questions import MAX_ASKED
+from nodes.conversation.references import described
+from nodes.conversation.words import NO, YES, YES_LEAD, ordinal
+from nodes.domain import OUT_OF_SCOPE
+from nodes.language import Lang, say
+
+
+@dataclass(frozen=True)
+class Reply:
+    """How the turn's text answers the open question."""
+
+    text: str
+    """What the turn reads as its request."""
+    confirmed: tuple[Call, ...] = ()
+    note: str | None = None
+    """A sentence for the answer (nothing was changed, the earlier step was dropped)."""
+    ask_again: Question | None = None
+    settled: bool = False
+    """The reply needs nothing planned (a no, or the question asked again)."""
+    outcome: str = "new_request"
+    """What the reply was: confirmed, declined, picked, asked_again, new_request."""
+
+
+def answer_to(question: Question, text: str, reading: Understanding, asked: Understanding) -> Reply:
+    """How `text` (read as `reading`) answers `question`, whose request reads as `asked`."""
+    lowered = text.lower().strip()
+    lang = reading.lang
+    same = _restates(reading, asked)
+    if question.kind == "confirm":
+        # A yes leading more words confirms only when those words restate the request
+        # ("yes, cancel it"); "ok, but what is ..." is not a yes.
+        restated = same and _is_request(reading)
+        if YES.match(lowered) or (YES_LEAD.match(lowered) and restated):
+            return Reply(question.request, confirmed=question.calls, outcome="confirmed")
+    elif (picked := _picked(question, lowered, reading)) is not None:
+        return Reply(f"{question.request} {picked}", outcome="picked")
+    if NO.match(lowered) and same:
+        return Reply(text, note=_declined(lang), settled=True, outcome="declined")
+    if _is_request(reading) and not same:
+        note = _not_done(lang) if question.kind == "confirm" else None
+        return Reply(text, note=note, outcome="new_request")
+    return _again(question, text, lang)
+
+
+def _picked(question: Question, lowered: str, reading: Understanding) -> str | None:
+    """The record the reply chooses: an id it names, a position, a describing word."""
+    options = list(question.options)
+    if question.slot and reading.slot(question.slot):
+        return reading.slot(question.slot)[0]  # any id: intake still checks it is theirs
+    position = ordinal(lowered)
+    if position is not None and options and -1 <= position <= len(options) and position:
+        return options[position - 1 if position > 0 else -1].value
+    by_words = described(lowered, options)
+    if len(by_words) == 1:
+        return by_words[0].value
+    if len(options) == 1 and YES.match(lowered):
+        return options[0].value
+    return None
+
+
+def _restates(reading: Understanding, asked: Understanding) -> bool:
+    """Whether the reply asks nothing the question's request did not ("yes, cancel it",
+    "no, don't"): no other intent, no other slot value."""
+    if not _is_request(reading):
+        return True
+    if not set(reading.intents) <= set(asked.intents):
+        return False
+    return all(set(values) <= set(asked.slot(name)) for name, values in reading.slots.items())
+
+
+def _is_request(reading: Understanding) -> bool:
+    return reading.intents != (OUT_OF_SCOPE,)
+
+
+def _again(question: Question, text: str, lang: Lang) -> Reply:
+    if question.asked >= MAX_ASKED:
+        return Reply(text, note=_declined(lang), settled=True, outcome="declined")
+    again = question.model_copy(update={"asked": question.asked + 1})
+    note = say(lang, "Sorry, I did not catch that.", "抱歉，我没有理解您的回答。")
+    return Reply(text, note=note, ask_again=again, settled=True, outcome="asked_again")
+
+
+def _declined(lang: Lang) -> str:
+    return say(lang, "Okay, I have not changed anything.", "好的，我没有做任何更改。")
+
+
+def _not_done(lang: Lang) -> str:
+    return say(
+        lang,
+        "I have not made the change I asked you to confirm.",
+        "之前请您确认的更改我没有执行。",
+    )

@@ -1,0 +1,65 @@
+"""The questions a turn ends with: which record the customer means (clarify), and
+whether to make exactly this change (confirm)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nodes.contracts import Call, ConfirmationRequest, Option, Question, Understanding
+from nodes.language import Lang, say
+from nodes.state import QuestionData, SupportState, stored
+
+MAX_ASKED = 2
+"""An answer that fits no option asks again once; after that the question is dropped."""
+
+
+def clarify_question(
+    lead: str, slot: str, options: Sequence[Option], request: str, audit_id: str, lang: Lang
+) -> Question:
+    """Ask which of `options` the customer means, to go on with `request`."""
+    listed = "; ".join(f"{n}) {o.label}" for n, o in enumerate(options, 1))
+    hint = say(
+        lang,
+        "Reply with the number, the id, or a word that tells them apart.",
+        "请回复序号、编号，或能区分它们的词。",
+    )
+    return Question(
+        kind="clarify",
+        text=f"{lead} {listed}. {hint}" if lang == "en" else f"{lead}{listed}。{hint}",
+        request=request,
+        slot=slot,
+        options=tuple(options),
+        audit_id=audit_id,
+    )
+
+
+def confirm_question(state: SupportState, draft: str) -> Question | None:
+    """The confirmation the turn ends with when a call waits for the customer's yes."""
+    waiting = [
+        ConfirmationRequest.model_validate(c) for c in (state.get("confirmations") or {}).values()
+    ]
+    raw = state.get("understanding")
+    if not waiting or not raw:
+        return None
+    return Question(
+        kind="confirm",
+        text=draft,
+        request=Understanding.model_validate(raw).text,
+        calls=tuple(Call(skill=c.skill, args_hash=c.args_hash) for c in waiting),
+        audit_id=state.get("audit_id") or "",
+    )
+
+
+def question_after(state: SupportState, draft: str) -> QuestionData | None:
+    """What the conversation holds open once this turn ends (None: nothing asked)."""
+    asking = state.get("asking")
+    if asking:
+        return asking
+    asked = confirm_question(state, draft)
+    return stored(asked, QuestionData) if asked else None
+
+
+def open_question(state: SupportState) -> Question | None:
+    """The question the previous turn asked, if the conversation holds one."""
+    raw = state.get("question")
+    return Question.model_validate(raw) if raw else None

@@ -1,0 +1,86 @@
+"""What a turn asks, read in its conversation: the answer to the last question, and
+references to what was named before, resolved before anything is planned."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from checkpoints.audit import CUSTOMER_CONFIRMED, AuditEvent, has_confirmation, record_event
+from nodes.context import ADHOC, SupportContext, run_position
+from nodes.contracts import Question, Understanding
+from nodes.conversation.focus import focus_of
+from nodes.conversation.followup import Reply, answer_to
+from nodes.conversation.questions import open_question
+from nodes.conversation.references import resolve
+from nodes.intake.rules import understand
+from nodes.state import SupportState
+
+# What a reply to a confirmation question did to the calls it stated, as audited.
+_CALL_STATUS = {"declined": "customer_declined", "new_request": "confirmation_withdrawn"}
+
+
+@dataclass(frozen=True)
+class TurnReading:
+    """The rules reading of what the turn asks, with the conversation taken into account."""
+
+    rules: Understanding | None
+    """None when the reply settled the last question and nothing is to be planned."""
+    asking: Question | None = None
+    notes: list[str] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+
+
+async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> TurnReading:
+    """Read the turn's text against the open question and the focus."""
+    text = state.get("text") or ""
+    notes = [n for n in [state.get("followup")] if n]
+    trace: list[str] = []
+    question = open_question(state)
+    if question is not None:
+        reply = answer_to(question, text, _read(ctx, text), _read(ctx, question.request))
+        await _audit_reply(ctx, state, question, reply)
+        trace.append(f"conversation: {question.kind} question answered: {reply.outcome}")
+        notes += [reply.note] if reply.note else []
+        if reply.settled:
+            return TurnReading(None, reply.ask_again, notes, trace)
+        text = reply.text
+    rules = _read(ctx, text)
+    audit_id = state.get("audit_id") or ""
+    resolution = await resolve(ctx, rules, focus_of(state), user_id, audit_id)
+    if resolution.values:
+        added = " ".join(resolution.values.values())
+        rules = _read(ctx, f"{text} {added}")
+        trace.append(f"conversation: references resolved to {sorted(resolution.values.values())}")
+    return TurnReading(rules, resolution.question, notes, trace)
+
+
+def _read(ctx: SupportContext, text: str) -> Understanding:
+    return understand(text, ctx.domain.understanding, ctx.lexicon)
+
+
+async def _audit_reply(
+    ctx: SupportContext, state: SupportState, question: Question, reply: Reply
+) -> None:
+    """Audit what the customer's reply did to the calls a confirmation stated.
+
+    The `customer_confirmed` row is the proof the confirmation link of the skill
+    runtime looks for; it is written once even when the node re-runs."""
+    status = CUSTOMER_CONFIRMED if reply.outcome == "confirmed" else _CALL_STATUS.get(reply.outcome)
+    if question.kind != "confirm" or status is None:
+        return
+    audit_id = state.get("audit_id") or ADHOC
+    thread_id = run_position().thread_id or ADHOC
+    async with ctx.pool.connection() as conn, conn.transaction():
+        for call in question.calls:
+            if await has_confirmation(conn, audit_id, call.skill, call.args_hash, status=status):
+                continue
+            event = AuditEvent(
+                audit_id=audit_id,
+                status=status,
+                thread_id=thread_id,
+                node="intake",
+                skill=call.skill,
+                args_hash=call.args_hash,
+                detail={"asked_in": question.audit_id},
+            )
+            await record_event(conn, event)

@@ -1,0 +1,109 @@
+"""References: "it", "that order", "the other one", "the keyboard", "这个订单".
+
+When a request leaves empty a slot its intents need (`IntentSpec.requires`) or
+may point at (`IntentSpec.refers`), the conversation's focus and the customer's
+own records fill it: a word that singles out one of the records the domain
+offers ("the keyboard", "the pending one"), the other record of the last two
+("the other one"), or the one the conversation named last ("it"). A required
+slot nothing fills, or a reference several records fit, becomes a
+clarification question. Only the customer's own records are ever candidates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nodes.context import SupportContext
+from nodes.contracts import FocusEntity, Option, Question, Understanding
+from nodes.conversation.focus import same_id
+from nodes.conversation.questions import clarify_question
+from nodes.conversation.words import OTHER, REFERENCE
+from nodes.domain import Domain
+
+MIN_WORD = 3
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What references resolved to: values to add to the request, or a question."""
+
+    values: dict[str, str]
+    question: Question | None = None
+
+
+def needed_slots(domain: Domain, u: Understanding) -> tuple[list[str], set[str]]:
+    """(slots the intents need or refer to and the request leaves empty, those required)."""
+    needed: dict[str, None] = {}
+    required: set[str] = set()
+    for intent in u.intents:
+        spec = domain.intent(intent)
+        if spec is None:
+            continue
+        required |= {s for s in spec.requires if not u.slot(s)}
+        needed.update(dict.fromkeys(s for s in (*spec.requires, *spec.refers) if not u.slot(s)))
+    return list(needed), required
+
+
+async def resolve(
+    ctx: SupportContext, u: Understanding, focus: Sequence[FocusEntity], user_id: str, audit_id: str
+) -> Resolution:
+    """Fill the request's empty slots from the conversation, or ask which record."""
+    slots, required = needed_slots(ctx.domain, u)
+    values: dict[str, str] = {}
+    lowered = u.text.lower()
+    for slot in slots:
+        entities = [e for e in focus if e.slot == slot]
+        if slot not in required and not (entities or REFERENCE.search(lowered)):
+            continue  # nothing to point at: a read without the slot covers every record
+        options = await ctx.domain.records.options(ctx.pool, user_id, slot, u.intents, u.lang)
+        picked, candidates = _pick(lowered, entities, options)
+        if picked is not None:
+            values[slot] = picked
+        elif candidates or slot in required:
+            offered = candidates or options
+            if offered:
+                lead = ctx.domain.answers.ask(slot, u.intents, u.lang)
+                return Resolution(
+                    values, clarify_question(lead, slot, offered, u.text, audit_id, u.lang)
+                )
+    return Resolution(values)
+
+
+def _pick(
+    lowered: str, focus: Sequence[FocusEntity], options: Sequence[Option]
+) -> tuple[str | None, list[Option]]:
+    """(the record the text means, else the records it could mean when ambiguous)."""
+    by_words = described(lowered, options)
+    if len(by_words) == 1:
+        return by_words[0].value, []
+    if len(by_words) > 1:
+        return None, by_words
+    if focus and OTHER.search(lowered):
+        distinct = list(dict.fromkeys(e.value for e in focus))
+        return (distinct[1], []) if len(distinct) == 2 else (None, _offered(distinct, options))
+    if not focus or not REFERENCE.search(lowered):
+        return None, []
+    latest = [e.value for e in focus if e.turn == focus[0].turn]
+    if len(latest) == 1:
+        return latest[0], []
+    return None, _offered(latest, options)
+
+
+def described(lowered: str, options: Sequence[Option]) -> list[Option]:
+    """The options a word of the text singles out ("the keyboard", "the pending one")."""
+    return [o for o in options if any(_has_word(lowered, w) for w in o.words if len(w) >= MIN_WORD)]
+
+
+def _has_word(lowered: str, word: str) -> bool:
+    if not word.isascii():
+        return word in lowered
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", lowered) is not None
+
+
+def _offered(values: Sequence[str], options: Sequence[Option]) -> list[Option]:
+    """The options for `values`, in their order; a value the domain offers no option
+    for is shown by its id."""
+    known = {same_id(o.value): o for o in options}
+    return [known.get(same_id(v)) or Option(value=v, label=v) for v in values]

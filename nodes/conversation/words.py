@@ -1,0 +1,66 @@
+"""How customers answer a question and point back at what was said, in English and Chinese.
+
+These are words of the languages, not of any business: a domain's records are
+matched through the options it offers (`Option.words`), never through lists here.
+Every pattern is matched on normalised, lower-cased text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_YES_EN = (
+    r"yes|yeah|yep|yup|ya|sure|ok|okay|k|confirm(?:ed)?|correct|right|proceed|go ahead"
+    r"|do it|please do|absolutely|of course|definitely|that'?s (?:right|correct|fine)"
+    r"|sounds good|fine|alright|all right|i confirm|yes i confirm"
+)
+_YES_ZH = r"是|是的|对|对的|好|好的|好吧|嗯|嗯嗯|确认|确定|可以|行|没问题|同意|继续|请继续|就这样"
+_FILLER = r"please|thanks|thank you|go ahead|do it|proceed|confirm(?:ed)?|请|谢谢|吧|啊|呀"
+
+YES = re.compile(
+    rf"^(?:{_YES_EN}|{_YES_ZH})(?:[\s,，.。!！]*(?:{_YES_EN}|{_YES_ZH}|{_FILLER}))*[\s,，.。!！]*$"
+)
+"""A whole message that says yes and nothing else."""
+
+YES_LEAD = re.compile(rf"^(?:{_YES_EN}|{_YES_ZH})\b[\s,，.。!！]*|^(?:{_YES_ZH})[\s,，.。!！]*")
+"""A message that starts by saying yes ("yes, cancel it")."""
+
+NO = re.compile(
+    r"^(?:(?:actually|wait|hmm+|oh|sorry|well|on second thoughts?|其实|哦|嗯|那个)[\s,，.。]*)*"
+    r"(?:no|nope|nah|not now|not yet|never ?mind|forget it|don'?t|do not|stop|hold on"
+    r"|i(?:'ve| have)? changed my mind|changed my mind|i do not want|i don'?t want"
+    r"|不|不要|不用|别|算了|先不|等等|不是|改主意)(?:\b|(?=[\s,，.。!！]|$))"
+)
+"""A message that starts by saying no (or not now)."""
+
+REFERENCE = re.compile(
+    r"\b(?:it|its|that|this|them|they|those|these|same)\b|\bthe (?:order|one|package|parcel)\b"
+    r"|它|这个|那个|这笔|那笔|这单|那单|刚才|刚刚|上一个|之前那个|另一个|另外"
+)
+"""Words pointing back at something the conversation named."""
+
+OTHER = re.compile(r"\b(?:the )?other (?:one|order)\b|\banother one\b|另一个|另外(?:那|一)个")
+"""Pointing at the one named before the latest ("the other one")."""
+
+_ORDINALS_EN = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "last": -1,
+}  # fmt: skip
+_ORDINALS_ZH = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+_ORDINAL_EN = re.compile(rf"\b({'|'.join(_ORDINALS_EN)})\b")
+_ORDINAL_ZH = re.compile(r"第\s*([一二两三四五六]|\d)\s*[个笔单项]?|最后(?:一|那)?[个笔单]")
+_NUMBER_ONLY = re.compile(r"^\s*(?:#|no\.?\s*|number\s*|option\s*)?(\d)\s*[.)。]?\s*$")
+
+
+def ordinal(lowered: str) -> int | None:
+    """The position a reply picks ("the second one" -> 2, "第三个" -> 3, "last" -> -1), else None."""
+    if match := _NUMBER_ONLY.match(lowered):
+        return int(match.group(1))
+    if match := _ORDINAL_ZH.search(lowered):
+        if match.group(0).startswith("最后"):
+            return -1
+        digit = match.group(1)
+        return int(digit) if digit.isdigit() else _ORDINALS_ZH[digit]
+    if match := _ORDINAL_EN.search(lowered):
+        return _ORDINALS_EN[match.group(1)]
+    return None

@@ -1,0 +1,127 @@
+"""The customer confirms, the operator approves; references and clarifications (issue 9 §2-§3)."""
+
+from __future__ import annotations
+
+from graphs.api import RunReport, resume_thread, run_request
+from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
+from tests.support_fixtures import Support
+
+
+async def _say(support: Support, user: str, text: str, thread_id: str | None = None) -> RunReport:
+    return await run_request(
+        support.graph, support.ctx, text=text, user_id=user, thread_id=thread_id
+    )
+
+
+async def _events(support: Support, thread_id: str, skill: str) -> list[str]:
+    async with support.db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT status FROM audit_events WHERE thread_id = %s AND skill = %s ORDER BY id",
+            (thread_id, skill),
+        )
+        return [r["status"] for r in await cur.fetchall()]
+
+
+async def test_status_then_cancel_it_confirms_then_approves_then_cancels_once(
+    support: Support,
+) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=3)
+    first = await _say(support, user, f"what's the status of my order {order}?")
+    tid = first.thread_id
+    assert first.status == "completed" and order in first.answer
+
+    asked = await _say(support, user, "ok cancel it", tid)
+    assert asked.status == "needs_input", asked.trace
+    assert asked.question is not None and asked.question["kind"] == "confirm"
+    assert order in asked.question["text"] and "yes" in asked.question["text"].lower()
+    assert await order_status(support.db.pool, order) == "pending"  # nothing ran yet
+
+    confirmed = await _say(support, user, "yes", tid)
+    assert confirmed.status == "interrupted", confirmed.trace
+    (pending,) = confirmed.interrupts
+    assert pending["skill"] == "cancel_pending_order_v1" and pending["args"]["order_id"] == order
+
+    done = await resume_thread(support.graph, support.ctx, tid, decision="approve", actor=OPERATOR)
+    assert done.status == "completed", done.trace
+    assert await order_status(support.db.pool, order) == "cancelled"
+    events = await _events(support, tid, "cancel_pending_order_v1")
+    assert events == [
+        "confirmation_required",
+        "customer_confirmed",
+        "approval_required",
+        "approved",
+        "success",
+    ], events
+
+
+async def test_anything_but_an_explicit_yes_changes_nothing(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=4)
+    asked = await _say(support, user, f"please cancel order {order}, I no longer need it")
+    assert asked.status == "needs_input" and asked.question and asked.question["kind"] == "confirm"
+    declined = await _say(support, user, "no", asked.thread_id)
+    assert declined.status == "completed" and declined.interrupts == []
+    assert "not changed anything" in declined.answer
+    assert await order_status(support.db.pool, order) == "pending"
+    assert "customer_declined" in await _events(support, asked.thread_id, "cancel_pending_order_v1")
+    again = await _say(support, user, "yes", asked.thread_id)  # no question is open any more
+    assert again.status != "interrupted" and again.interrupts == []
+
+
+async def test_a_write_without_an_order_asks_which_then_goes_on(support: Support) -> None:
+    user, orders = await user_with_orders(support.db.pool, "pending", count=2)
+    asked = await _say(support, user, "I want to cancel my order")
+    assert asked.status == "needs_input", asked.trace
+    question = asked.question
+    assert question is not None and question["kind"] == "clarify"
+    offered = [o["value"] for o in question["options"]]
+    assert set(orders) <= set(offered)
+    picked = await _say(support, user, "the second one", asked.thread_id)
+    assert picked.status == "needs_input" and picked.question
+    assert picked.question["kind"] == "confirm"
+    assert offered[1] in picked.question["text"]
+    assert offered[0] not in picked.question["text"]
+
+
+async def test_the_other_one_is_the_earlier_order(support: Support) -> None:
+    user, orders = await user_with_orders(support.db.pool, "pending", count=2, skip=1)
+    first = await _say(support, user, f"status of {orders[0]}?")
+    await _say(support, user, f"and {orders[1]}?", first.thread_id)
+    other = await _say(support, user, "cancel the other one", first.thread_id)
+    assert other.status == "needs_input" and other.question, other.trace
+    assert orders[0] in other.question["text"] and orders[1] not in other.question["text"]
+
+
+async def test_change_of_mind_withdraws_the_open_approval(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=5)
+    asked = await _say(support, user, f"cancel {order} please")
+    tid = asked.thread_id
+    waiting = await _say(support, user, "yes", tid)
+    assert waiting.status == "interrupted"
+    moved = await _say(support, user, "actually, don't cancel it", tid)
+    assert moved.status == "completed" and moved.interrupts == [], moved.trace
+    assert moved.question is None
+    assert "withdrawn" in moved.answer and "outside" not in moved.answer
+    assert await order_status(support.db.pool, order) == "pending"
+    async with support.db.pool.connection() as conn:
+        cur = await conn.execute("SELECT status FROM approvals WHERE thread_id = %s", (tid,))
+        assert [r["status"] for r in await cur.fetchall()] == ["withdrawn"]
+
+
+async def test_change_of_mind_at_the_confirmation_plans_the_new_request(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=6)
+    asked = await _say(support, user, f"cancel {order}")
+    assert asked.question and asked.question["kind"] == "confirm"
+    moved = await _say(
+        support,
+        user,
+        "actually, don't cancel it - change the address to 12 Oak St, Austin, TX 78701 instead",
+        asked.thread_id,
+    )
+    assert moved.status == "needs_input" and moved.question, moved.trace
+    assert moved.question["kind"] == "confirm"
+    assert "12 Oak St" in moved.question["text"] and order in moved.question["text"]
+    assert "cancel order" not in moved.question["text"]
+    assert "not made the change" in moved.answer
+    events = await _events(support, asked.thread_id, "cancel_pending_order_v1")
+    assert events == ["confirmation_required", "confirmation_withdrawn"]
+    assert await order_status(support.db.pool, order) == "pending"
