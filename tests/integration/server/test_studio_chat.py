@@ -4,8 +4,9 @@ Studio offers its chat view for a graph whose input and output carry a
 `messages` list of chat messages, sends each customer line as
 `{"messages": [{"role": "human", ...}]}` and streams the run with
 `stream_mode="messages"`: the answer must arrive as an AI message in that
-stream, each new line is a new turn on the same thread, and a write that
-needs an operator still stops with its pending request on show.
+stream, each new line is a new turn on the same thread, a confirmation
+question is a message too, and a write that needs an operator still stops
+with its pending request on show.
 """
 
 from __future__ import annotations
@@ -132,12 +133,12 @@ async def test_a_risky_write_still_interrupts_with_its_pending_request(
     modes: list[StreamMode] = ["messages", "updates"]
     async with _client(served, token) as client:
         tid = (await client.threads.create())["thread_id"]
-        events = await _stream(
+        asked = await _stream(
             client, tid, f"please cancel order {order}, ordered by mistake", modes
         )
-        if (await client.threads.get_state(tid))["values"].get("status") == "needs_input":
-            # The customer confirms first (issue 9 §3); the operator's approval follows.
-            events = await _stream(client, tid, "yes", modes)
+        asking = (await client.threads.get_state(tid))["values"]
+        # The customer confirms first (issue 9 §3); the operator's approval follows.
+        events = await _stream(client, tid, "yes", modes)
         state = await client.threads.get_state(tid)
         thread = await client.threads.get(tid)
 
@@ -154,6 +155,10 @@ async def test_a_risky_write_still_interrupts_with_its_pending_request(
         for interrupt in task.get("interrupts") or []
         for request in interrupt["value"]
     ]
+    # The confirmation question is a chat message like any answer.
+    assert asking["status"] == "needs_input" and asking["question"]["kind"] == "confirm"
+    (question,) = _answers(asked)
+    assert order in question["content"] and question["content"] == asking["answer"]
     assert thread["status"] == "interrupted", served.log()
     (request,) = pending
     assert request["kind"] == "approval" and request["args"]["order_id"] == order
