@@ -14,6 +14,7 @@ from nodes.contracts import ConfirmationRequest, Option
 from nodes.language import Lang, say
 
 MAX_OPTIONS = 6
+MONEY_MOVES = frozenset({"modify_pending_order_payment_v1", "exchange_delivered_order_items_v1"})
 # Which order states each write can act on: a clarification offers those first.
 FITTING_STATUS: Mapping[str, tuple[str, ...]] = {
     "cancel_order": ("pending",),
@@ -126,6 +127,8 @@ def _details(request: ConfirmationRequest, order: Order | None, lang: Lang) -> s
     paid = [p.payment_method_id for p in order.payment_history if p.transaction_type == "payment"]
     method = str(request.args.get("payment_method_id") or (paid[0] if paid else ""))
     refund = request.skill in ("cancel_pending_order_v1", "return_delivered_order_items_v1")
+    if not refund and request.skill not in MONEY_MOVES:
+        method = ""  # an address change moves no money: no payment method to state
     text = say(lang, " ({names}; ${total:.2f}", "（{names}；${total:.2f}").format(
         names=names, total=total
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 # "Change my address to ..." is an order's address when an order is named,
 # else the account's; intake's overlap rules decide which.
 ADDRESS_CHANGE: tuple[str, ...] = (
-    r"\b(?:change|update|correct|fix) (?:my |the )?(?:shipping |delivery )?address\b",
+    r"\b(?:change|update|correct|fix) (?:my |the |its |this |that |the order'?s )?(?:shipping |delivery )?address\b",
     "改地址",
     "地址改",
     "修改地址",
