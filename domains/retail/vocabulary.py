@@ -231,6 +231,8 @@ REFUND_QUESTION: tuple[str, ...] = (
 )
 
 # Words that make an address change about the account, not an order.
+# "The address of my order": an order's, even before the order is named.
+ORDER_WORDS: tuple[str, ...] = (r"\b(?:my|the|this|that) order\b", r"\border'?s\b", "订单")
 ACCOUNT_WORDS: tuple[str, ...] = (
     r"\baccount\b",
     r"\bprofile\b",
