@@ -105,7 +105,6 @@ class Driven:
     status: str = "unknown"
     answer: str = ""
     approvals_given: int = 0
-    confirmations_given: int = 0
     runs: list[Ran] = field(default_factory=list)
     stuck: str = ""
 
@@ -131,7 +130,6 @@ def drive(
             return out
         args = _continue(thread, user_id, now.status, confirm)
         out.approvals_given += now.status == "interrupted"
-        out.confirmations_given += confirm
         ran = cli(env, *args)
         out.runs.append(ran)
         if ran.rc != 0:
