@@ -77,7 +77,8 @@ async def _audit_reply(
     if question.kind != "confirm" or status is None:
         return
     audit_id = state.get("audit_id") or ADHOC
-    thread_id = run_position().thread_id or ADHOC
+    position = run_position()
+    thread_id = position.thread_id or ADHOC
     async with ctx.pool.connection() as conn, conn.transaction():
         for call in question.calls:
             if await has_confirmation(conn, audit_id, call.skill, call.args_hash, status=status):
@@ -86,6 +87,7 @@ async def _audit_reply(
                 audit_id=audit_id,
                 status=status,
                 thread_id=thread_id,
+                step=position.step,
                 node="intake",
                 skill=call.skill,
                 args_hash=call.args_hash,
