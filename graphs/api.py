@@ -33,6 +33,7 @@ from nodes.inputs import (
     clean_user_id,
     unknown_user,
 )
+from nodes.language import say, turn_lang
 
 OnStep = Callable[[str, dict[str, Any]], None]
 RECURSION_LIMIT = 200
@@ -292,10 +293,23 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         intents=list((values.get("understanding") or {}).get("intents", [])),
         plan=[_task(t) for t in (values.get("plan") or {}).get("tasks", [])],
         interrupts=interrupts,
-        answer=values.get("answer") or "",
+        answer=values.get("answer")
+        or (waiting_answer(values, interrupts) if status == "interrupted" else ""),
         audit_id=values.get("audit_id"),
         question=_question(values.get("question")) if status == "needs_input" else None,
         trace=list(values.get("trace") or []),
+    )
+
+
+def waiting_answer(values: dict[str, Any], interrupts: list[dict[str, Any]]) -> str:
+    """What the customer is told while their turn waits for an operator."""
+    lang = turn_lang(values)
+    if interrupts and all(i["kind"] == "escalation" for i in interrupts):
+        return say(lang, "A colleague will reply to you here shortly.", "同事会尽快在这里回复您。")
+    return say(
+        lang,
+        "Your request is waiting for a colleague's approval; I will go on as soon as they decide.",
+        "您的请求正在等待同事审批，审批后我会立即继续处理。",
     )
 
 

@@ -23,6 +23,7 @@ from nodes.contracts import (
     Task,
     TaskOutcome,
 )
+from nodes.conversation.questions import confirmation_question
 from nodes.domain import Domain
 from nodes.failure_text import failure_sentence, step_words
 from nodes.language import Bilingual, Lang, join_sentences, say, turn_lang
@@ -79,18 +80,18 @@ def _confirmations(
     shapes: Sequence[IdShape],
     domain: Domain,
 ) -> list[str]:
-    """The questions asking the customer to confirm each call that waits for their yes."""
+    """The question asking the customer to confirm the calls that wait for their yes."""
     lang = turn_lang(state)
     tasks = {t.id: t for t in plan.tasks}
-    out = []
+    clauses = []
     for raw in (state.get("confirmations") or {}).values():
         request = ConfirmationRequest.model_validate(raw)
         deps = tasks[request.task_id].depends_on if request.task_id in tasks else ()
         results = {
             d: quote_outcome(outcomes[d], own, shapes).payload for d in deps if d in outcomes
         }
-        out.append(domain.answers.confirmation(request, results, lang))
-    return out
+        clauses.append(domain.answers.confirmation(request, results, lang))
+    return [confirmation_question(clauses, lang)] if clauses else []
 
 
 def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain) -> set[str]:

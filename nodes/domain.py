@@ -251,9 +251,9 @@ class DomainAnswers(Protocol):
     def confirmation(
         self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
     ) -> str:
-        """The question stating exactly what the call will do (records, items, amount,
-        payment method) and asking for an explicit yes; `results` are its dependencies'
-        payloads, quoted."""
+        """What the call will do, exactly, as a clause after "I will" (the records, items,
+        amounts and payment method: "cancel order #W… (Lamp $20.00; refunded to …)");
+        `results` are its dependencies' payloads, quoted. The harness asks the question."""
         ...
 
     def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:

@@ -42,11 +42,7 @@ class LibraryConversationAnswers(LibraryAnswers):
         self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
     ) -> str:
         loan = request.args.get("loan_id", "")
-        return say(
-            lang,
-            f'To confirm: I will ask to waive the fine on loan {loan}. Reply "yes" to go ahead.',
-            f"请确认：我将申请免除借阅 {loan} 的罚款。回复“是”继续。",
-        )
+        return say(lang, f"ask to waive the fine on loan {loan}", f"申请免除借阅 {loan} 的罚款")
 
 
 def _option(loan: LoanView, lang: Lang) -> Option:

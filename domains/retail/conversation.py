@@ -14,6 +14,7 @@ from nodes.contracts import ConfirmationRequest, Option
 from nodes.language import Lang, say
 
 MAX_OPTIONS = 6
+MONEY_MOVES = frozenset({"modify_pending_order_payment_v1", "exchange_delivered_order_items_v1"})
 # Which order states each write can act on: a clarification offers those first.
 FITTING_STATUS: Mapping[str, tuple[str, ...]] = {
     "cancel_order": ("pending",),
@@ -83,14 +84,7 @@ class RetailConversation:
             payment=args.get("payment_method_id", ""),
             skill=request.skill,
         )
-        details = _details(request, order, lang)
-        lead = say(lang, "To confirm: I will {what}", "请确认：我将{what}").format(what=what)
-        ask = say(
-            lang,
-            'Shall I go ahead? Reply "yes" to confirm, or tell me what to change.',
-            "确认要继续吗？请回复“是”确认，或告诉我需要修改什么。",
-        )
-        return f"{lead}{details}. {ask}" if lang == "en" else f"{lead}{details}。{ask}"
+        return what + _details(request, order, lang)
 
 
 def _option(order_id: str, status: str, names: list[str], lang: Lang) -> Option:
@@ -122,18 +116,23 @@ def _details(request: ConfirmationRequest, order: Order | None, lang: Lang) -> s
     chosen = set(request.args.get("item_ids") or [i.item_id for i in order.items])
     items = [i for i in order.items if i.item_id in chosen]
     total = sum(i.price for i in items)
-    names = ", ".join(i.name for i in items)
     paid = [p.payment_method_id for p in order.payment_history if p.transaction_type == "payment"]
     method = str(request.args.get("payment_method_id") or (paid[0] if paid else ""))
     refund = request.skill in ("cancel_pending_order_v1", "return_delivered_order_items_v1")
-    text = say(lang, " ({names}; ${total:.2f}", "（{names}；${total:.2f}").format(
-        names=names, total=total
-    )
+    if not refund and request.skill not in MONEY_MOVES:
+        method = ""  # an address change moves no money: no payment method to state
+    # Each item with its price, as the order states it; the total only where the order
+    # itself holds that amount (a payment), so every figure is one the reviewer can trace.
+    names = ", ".join(f"{i.name} ${i.price:.2f}" for i in items)
+    paid_total = any(abs(p.amount - total) < 0.005 for p in order.payment_history)
+    if paid_total and len(items) > 1:
+        names += say(lang, f"; total ${total:.2f}", f"；合计 ${total:.2f}")
+    text = say(lang, " ({names}", "（{names}").format(names=names)
     if method:
         text += say(
             lang,
-            ", refunded to {m}" if refund else ", payment method {m}",
-            "，退款至 {m}" if refund else "，支付方式 {m}",
+            "; refunded to {m}" if refund else "; payment method {m}",
+            "；退款至 {m}" if refund else "；支付方式 {m}",
         ).format(m=method)
     return text + say(lang, ")", "）")
 

@@ -19,6 +19,7 @@ from domains.retail.vocabulary import (
     CANCEL_REASONS,
     INTENT_PATTERNS,
     NEGATED_ACTIONS,
+    ORDER_WORDS,
     PAYMENT_WORDS,
     POLICY_MASKED_INTENTS,
     POLICY_PHRASES,
@@ -197,7 +198,8 @@ def _resolve_overlaps(found: list[str], lowered: str, has_orders: bool) -> list[
         drop.add("refund_status")
     # An address change is the named order's, else the account's.
     if "modify_order" in found and "update_account" in found:
-        on_account = any_match(ACCOUNT_WORDS, lowered) or not has_orders
+        names_order = has_orders or any_match(ORDER_WORDS, lowered)
+        on_account = any_match(ACCOUNT_WORDS, lowered) or not names_order
         drop.add("modify_order" if on_account else "update_account")
     # A delay complaint already tracks the shipment.
     if "delay_complaint" in found:

@@ -12,7 +12,7 @@ from __future__ import annotations
 # "Change my address to ..." is an order's address when an order is named,
 # else the account's; intake's overlap rules decide which.
 ADDRESS_CHANGE: tuple[str, ...] = (
-    r"\b(?:change|update|correct|fix) (?:my |the )?(?:shipping |delivery )?address\b",
+    r"\b(?:change|update|correct|fix) (?:my |the |its |this |that |the order'?s )?(?:shipping |delivery )?address\b",
     "改地址",
     "地址改",
     "修改地址",
@@ -231,6 +231,8 @@ REFUND_QUESTION: tuple[str, ...] = (
 )
 
 # Words that make an address change about the account, not an order.
+# "The address of my order": an order's, even before the order is named.
+ORDER_WORDS: tuple[str, ...] = (r"\b(?:my|the|this|that) order\b", r"\border'?s\b", "订单")
 ACCOUNT_WORDS: tuple[str, ...] = (
     r"\baccount\b",
     r"\bprofile\b",

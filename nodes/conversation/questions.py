@@ -33,6 +33,17 @@ def clarify_question(
     )
 
 
+def confirmation_question(clauses: Sequence[str], lang: Lang) -> str:
+    """One question stating every change the turn waits to make, asking for a yes."""
+    joined = say(lang, "; and I will ", "；并且").join(clauses)
+    return say(
+        lang,
+        f'To confirm: I will {joined}. Shall I go ahead? Reply "yes" to confirm, or tell me'
+        " what to change.",
+        f"请确认：我将{joined}。确认要继续吗？请回复“是”确认，或告诉我需要修改什么。",
+    )
+
+
 def confirm_question(state: SupportState, draft: str) -> Question | None:
     """The confirmation the turn ends with when a call waits for the customer's yes."""
     waiting = [

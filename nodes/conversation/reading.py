@@ -11,7 +11,8 @@ from nodes.contracts import Question, Understanding
 from nodes.conversation.focus import focus_of
 from nodes.conversation.followup import Reply, answer_to
 from nodes.conversation.questions import open_question
-from nodes.conversation.references import resolve
+from nodes.conversation.references import pointed_at, resolve
+from nodes.domain import OUT_OF_SCOPE
 from nodes.intake.rules import understand
 from nodes.state import SupportState
 
@@ -45,8 +46,15 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
             return TurnReading(None, reply.ask_again, notes, trace)
         text = reply.text
     rules = _read(ctx, text)
+    focus = focus_of(state)
+    if rules.intents == (OUT_OF_SCOPE,) and (value := pointed_at(text.lower(), focus)):
+        # "where is it?" reads as nothing alone; with the record it points at, it may.
+        pointed = _read(ctx, f"{text} {value}")
+        if pointed.intents != (OUT_OF_SCOPE,):
+            rules = pointed
+            trace.append(f"conversation: read with the record in focus {value}")
     audit_id = state.get("audit_id") or ""
-    resolution = await resolve(ctx, rules, focus_of(state), user_id, audit_id)
+    resolution = await resolve(ctx, rules, focus, user_id, audit_id)
     if resolution.values:
         added = " ".join(resolution.values.values())
         rules = _read(ctx, f"{text} {added}")
@@ -69,7 +77,8 @@ async def _audit_reply(
     if question.kind != "confirm" or status is None:
         return
     audit_id = state.get("audit_id") or ADHOC
-    thread_id = run_position().thread_id or ADHOC
+    position = run_position()
+    thread_id = position.thread_id or ADHOC
     async with ctx.pool.connection() as conn, conn.transaction():
         for call in question.calls:
             if await has_confirmation(conn, audit_id, call.skill, call.args_hash, status=status):
@@ -78,6 +87,7 @@ async def _audit_reply(
                 audit_id=audit_id,
                 status=status,
                 thread_id=thread_id,
+                step=position.step,
                 node="intake",
                 skill=call.skill,
                 args_hash=call.args_hash,

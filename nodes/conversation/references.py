@@ -19,7 +19,7 @@ from nodes.context import SupportContext
 from nodes.contracts import FocusEntity, Option, Question, Understanding
 from nodes.conversation.focus import same_id
 from nodes.conversation.questions import clarify_question
-from nodes.conversation.words import OTHER, REFERENCE
+from nodes.conversation.words import OTHER, REFERENCE, ordinal
 from nodes.domain import Domain
 
 MIN_WORD = 3
@@ -83,12 +83,25 @@ def _pick(
     if focus and OTHER.search(lowered):
         distinct = list(dict.fromkeys(e.value for e in focus))
         return (distinct[1], []) if len(distinct) == 2 else (None, _offered(distinct, options))
+    latest = [e.value for e in focus if focus and e.turn == focus[0].turn]
+    position = ordinal(lowered)
+    if position is not None and len(latest) > 1 and -len(latest) <= position <= len(latest):
+        # "the second one" of the records the last turn listed, in the order shown.
+        return latest[position - 1 if position > 0 else -1], []
     if not focus or not REFERENCE.search(lowered):
         return None, []
-    latest = [e.value for e in focus if e.turn == focus[0].turn]
     if len(latest) == 1:
         return latest[0], []
     return None, _offered(latest, options)
+
+
+def pointed_at(lowered: str, focus: Sequence[FocusEntity]) -> str | None:
+    """The one record a text that reads as nothing else points back at ("where is it?")."""
+    points = REFERENCE.search(lowered) or OTHER.search(lowered) or ordinal(lowered) is not None
+    if not focus or not points:
+        return None
+    picked, _ = _pick(lowered, focus, ())
+    return picked
 
 
 def described(lowered: str, options: Sequence[Option]) -> list[Option]:

@@ -64,3 +64,17 @@ def ordinal(lowered: str) -> int | None:
     if match := _ORDINAL_EN.search(lowered):
         return _ORDINALS_EN[match.group(1)]
     return None
+
+
+_GREETING = (
+    r"hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|你好|您好|嗨|哈喽|早上好"
+    r"|下午好|晚上好|在吗"
+)
+_THANKS = r"thanks|thank you|thx|cheers|much appreciated|谢谢|多谢|感谢|谢啦"
+_BYE = r"bye|goodbye|see you|that'?s all|nothing else|再见|拜拜|没有了|没事了"
+_TAIL = r"(?:[\s,，.。!！?？~]*(?:there|so much|a lot|very much|again|for (?:your|the) help|您|你|啦|了|呀|啊))*"
+SMALL_TALK: dict[str, re.Pattern[str]] = {
+    kind: re.compile(rf"^(?:(?:{words}){_TAIL}[\s,，.。!！?？~]*)+$")
+    for kind, words in (("greeting", _GREETING), ("thanks", _THANKS), ("bye", _BYE))
+}
+"""A whole message that only greets, thanks or says goodbye."""

@@ -11,6 +11,7 @@ from checkpoints.errors import ConfigurationError
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.conversation.reading import read_turn
+from nodes.conversation.small_talk import small_talk_reply
 from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec
 from nodes.identity import identity_of
 from nodes.inputs import input_problem
@@ -58,8 +59,12 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     resolved_state: SupportState = {**state, "text": reading.rules.text}
     understanding = await model_understanding(ctx, resolved_state, reading.rules)
     refusal = await _refusal(ctx, customer.user_id, understanding)
-    if settled["followup"] and understanding.intents == (OUT_OF_SCOPE,):
-        refusal = None  # "actually, don't": the reply's own answer says what happened
+    if understanding.intents == (OUT_OF_SCOPE,) and refusal is not None:
+        polite = small_talk_reply(understanding.text, understanding.lang)
+        if polite or settled["followup"]:
+            # "hello" is answered; "actually, don't": the reply's own answer says what happened.
+            refusal = None
+            settled["followup"] = " ".join(filter(None, [settled["followup"], polite]))
     return {
         **settled,
         "understanding": understanding.model_dump(mode="json"),
