@@ -312,7 +312,7 @@ def _interrupt_requests(state: Any) -> list[dict[str, Any]]:
         request
         for task in state["tasks"]
         for interrupt in task.get("interrupts") or []
-        for request in interrupt["value"]
+        for request in interrupt["value"]["requests"]
     ]
 
 
