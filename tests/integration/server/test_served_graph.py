@@ -234,7 +234,8 @@ async def test_no_new_turn_while_the_last_waits_for_an_operator(
     async with _client(served, customer.token) as client:
         await client.runs.wait(tid, "support", input={"text": f"status of {customer.order}?"})
         values = (await client.threads.get_state(tid))["values"]
-    assert values["turn"] == 2 and values["status"] == "completed"
+    # Turns: the cancel, the customer's "yes", then the status question.
+    assert values["turn"] == 3 and values["status"] == "completed"
     assert await order_status(retail_db.pool, customer.order) == "pending"
 
 
@@ -280,11 +281,13 @@ async def test_a_hard_killed_server_loses_no_thread(
 
 
 async def _request_cancel(client: LangGraphClient, order: str) -> str:
-    """A new thread whose request (no user id: the token says who) awaits approval."""
+    """A new thread whose request (no user id: the token says who), confirmed by the
+    customer (issue 9 §3), awaits approval."""
     tid = (await client.threads.create())["thread_id"]
     await client.runs.wait(
         tid, "support", input={"text": f"please cancel {order}, ordered by mistake"}
     )
+    await client.runs.wait(tid, "support", input={"text": "yes"})
     assert (await client.threads.get(tid))["status"] == "interrupted"
     return str(tid)
 
