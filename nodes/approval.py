@@ -68,10 +68,7 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> Sta
     answer = interrupt(interrupt_value(pending, ctx.registry))
     approver = identity_of(get_config())
     if approver is None or not approver.is_operator or approver.subject == state.get("user_id"):
-        # Never for their own action: an operator named like the customer is refused too.
-        await _audit_refused(ctx, state, thread_id, approver)
-        who = approver.label if approver else "an unauthenticated caller"
-        return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
+        return await _refuse_approver(ctx, state, thread_id, approver)
     try:
         decisions = read_answer(answer, pending, ctx.registry)
     except AnswerRefused as exc:
@@ -218,6 +215,15 @@ async def record_decisions(
                     detail={"approver": approver.label, "message": d.message},
                 ),
             )
+
+
+async def _refuse_approver(
+    ctx: SupportContext, state: SupportState, thread_id: str, approver: Identity | None
+) -> StateUpdate:
+    # Never for their own action: an operator named like the customer is refused too.
+    await _audit_refused(ctx, state, thread_id, approver)
+    who = approver.label if approver else "an unauthenticated caller"
+    return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
 
 
 async def _audit_refused(
