@@ -20,6 +20,7 @@ from langgraph_sdk.client import LangGraphClient
 from checkpoints.opening import Database
 from checkpoints.tokens import Conn, TokenKind, issue_token
 from domains.retail.storage import fetch_user
+from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
 from tests.integration.server.dev_server import DevServer, dev_server, langgraph_cli
 
@@ -100,11 +101,16 @@ async def _decided(db: Database, tid: str) -> tuple[str, dict[str, Any] | None]:
 
 
 async def test_a_generic_client_approves_with_the_langchain_schema_and_errors_are_seen(
-    served: DevServer, retail_db: Database
+    served: DevServer, retail_db: Database, db_env: dict[str, str]
 ) -> None:
     tid, order = await _waiting_cancel(served, retail_db, skip=50)
     async with _client(served, await _token(retail_db, "operator", "hitl")) as client:
         request = await _hitl_request(client, tid)
+        # Rolegraph's own fields ride along: the operator's inbox lists the request.
+        (mine,) = request["requests"]
+        assert mine["args"]["order_id"] == order
+        inbox = run_cli(db_env, "inbox")
+        assert inbox.returncode == 0 and mine["id"] in inbox.stdout, inbox.stderr
         (action,) = request["action_requests"]
         assert action["name"] == CANCEL and action["args"]["order_id"] == order
         assert action["description"]
