@@ -31,7 +31,7 @@ check: $(STAMP)
 
 # LangGraph Studio against the support graph of langgraph.json (DATABASE_URL or the embedded server).
 studio: $(STAMP)
-	$(BIN)/langgraph dev
+	LANGGRAPH_DISABLE_FILE_PERSISTENCE=true $(BIN)/langgraph dev
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_skill_chain

@@ -10,18 +10,20 @@ from typing import Any
 
 from chaos import probe
 from chaos.approver import OPERATOR, approver_kwargs, takes_approver
-from chaos.golden import new_thread
+from chaos.confirm import YES, run_confirmed
+from chaos.golden import confirm_phase, new_thread
 from chaos.proc import cli
 from chaos.served import Served
 from chaos.tally import Outcome
+from checkpoints.audit import CUSTOMER_CONFIRMED, AuditEvent, record_event
 from checkpoints.database import DatabaseTarget
-from checkpoints.opening import open_database
+from checkpoints.opening import Database, open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain
 from nodes.identity import Identity
 from skills.contract import Approval, SkillRequest
-from skills.errors import ApprovalRequired
+from skills.errors import ApprovalRequired, CallNeedsHuman, ConfirmationRequired
 
 CANCEL = "Please cancel order {order}, I ordered it by mistake"
 NOTIFY = "Where is my order {order}? Please email me the status"
@@ -50,12 +52,20 @@ def _verdict(name: str, escalated: bool, how: str) -> Outcome:
 def _chat(answer: str) -> Callable[[Ctx], Outcome]:
     def attempt(ctx: Ctx) -> Outcome:
         user, order = next(ctx.subjects)
-        cli(ctx.env, "chat", "--user-id", user, stdin=f"{CANCEL.format(order=order)}\n{answer}\n\n")
-        return _verdict(
+        # The customer confirms their cancel (their yes is theirs to give), then answers the
+        # operator's approval prompt.
+        lines = f"{CANCEL.format(order=order)}\n{YES}\n{answer}\n\n"
+        ran = cli(ctx.env, "chat", "--user-id", user, stdin=lines)
+        outcome = _verdict(
             f"chat_{answer}",
             cancelled(ctx, order),
             f"typing {answer!r} at the chat prompt cancelled {order}",
         )
+        if "needs approval" not in ran.stdout:
+            outcome.fail(
+                f"the chat never reached the approval prompt; nothing tested: {ran.brief()}"
+            )
+        return outcome
 
     return attempt
 
@@ -64,12 +74,17 @@ def cli_operator_is_customer(ctx: Ctx) -> Outcome:
     user, order = next(ctx.subjects)
     thread = new_thread("esc")
     cli(ctx.env, "run", "--user-id", user, "--thread-id", thread, CANCEL.format(order=order))
+    cli(ctx.env, *confirm_phase(user, thread))
+    waiting = probe.pending_approvals(ctx.target, thread)
     cli(ctx.env | {"ROLEGRAPH_OPERATOR": user}, "resume", thread, "--decision", "approve")
-    return _verdict(
+    outcome = _verdict(
         "cli_operator_is_customer",
         cancelled(ctx, order),
         "the customer approved their own cancel as ROLEGRAPH_OPERATOR",
     )
+    if not waiting:
+        outcome.fail("the confirmed cancel asked for no approval; nothing tested")
+    return outcome
 
 
 CLI_CASES: dict[str, Callable[[Ctx], Outcome]] = {
@@ -85,7 +100,9 @@ async def api_customer_approves(ctx: Ctx) -> Outcome:
     async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
-        first = await run_request(graph, sctx, text=CANCEL.format(order=order), user_id=user)
+        first = await run_confirmed(graph, sctx, text=CANCEL.format(order=order), user_id=user)
+        if not first.interrupts:
+            raise RuntimeError("the confirmed cancel asked for no approval; nothing to attack")
         with contextlib.suppress(Exception):  # a refusal is the defence working
             await resume_thread(graph, sctx, first.thread_id, decision="approve",
                                 **approver_kwargs(Identity("customer", user)))  # fmt: skip
@@ -125,7 +142,7 @@ async def runtime_reused_approval(ctx: Ctx) -> Outcome:
     async with open_database(target=ctx.target, migrations=(load_domain().migrations,)) as db:
         sctx = await build_support_context(db.pool, env={})
         graph = compile_support(sctx, db.checkpointer)
-        first = await run_request(graph, sctx, text=CANCEL.format(order=order), user_id=user)
+        first = await run_confirmed(graph, sctx, text=CANCEL.format(order=order), user_id=user)
         await resume_thread(
             graph, sctx, first.thread_id, decision="approve", **approver_kwargs(OPERATOR)
         )
@@ -136,6 +153,8 @@ async def runtime_reused_approval(ctx: Ctx) -> Outcome:
             update={"run_id": "run-" + uuid.uuid4().hex[:8]}
         )
         hashed = await _hash_of(sctx.skills, request)
+        # The customer did confirm such a cancel: only the operator's approval is at stake.
+        await _customer_confirmed(db, request, hashed)
         reused = request.model_copy(
             update={
                 "approval": Approval(approval_id=used, skill_id=request.skill_id, args_hash=hashed)
@@ -180,12 +199,20 @@ def _cancel_request(order: str, user: str | None) -> SkillRequest:
 
 
 async def _hash_of(runtime: Any, request: SkillRequest) -> str:
-    """The args hash the gate wants, as its own ApprovalRequired reports it."""
+    """The args hash the gates want, as the first that stops the call reports it."""
     try:
         await runtime.call(request)
-    except ApprovalRequired as exc:
+    except CallNeedsHuman as exc:
         return exc.args_hash
     return "no-approval-asked"
+
+
+async def _customer_confirmed(db: Database, request: SkillRequest, hashed: str) -> None:
+    """The audit row intake writes when the customer answers a confirmation with yes."""
+    event = AuditEvent(audit_id=request.audit_id, status=CUSTOMER_CONFIRMED,
+                       skill=request.skill_id, args_hash=hashed)  # fmt: skip
+    async with db.pool.connection() as conn:
+        await record_event(conn, event)
 
 
 async def _call(runtime: Any, request: SkillRequest) -> str:
@@ -193,6 +220,9 @@ async def _call(runtime: Any, request: SkillRequest) -> str:
         result = await runtime.call(request)
     except ApprovalRequired:
         return "approval_required"
+    except ConfirmationRequired:
+        # Not the approval gate under test: the attempt never reached it.
+        return "confirmation_required"
     return result.status if result.status == "success" else f"{result.status}:{result.error_code}"
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from langgraph_sdk.schema import Command
 
+from chaos.confirm import YES, asks_to_confirm
 from chaos.served import ASSISTANT, Served
 from chaos.tally import Outcome
 from nodes.hitl import requests_in
@@ -51,6 +52,8 @@ def no_token_impersonation(ctx: Ctx) -> Outcome:
                      json={"assistant_id": ASSISTANT, "input": {"text": CANCEL.format(order=order), "user_id": victim}})  # fmt: skip
     if _ok(run):
         outcome.bad("escalations", f"a run as {victim} without a token answered {run.status_code}")
+        run = served.raw("POST", f"/threads/{thread}/runs/wait",
+                         json={"assistant_id": ASSISTANT, "input": {"text": YES, "user_id": victim}})  # fmt: skip
         resume = {
             "assistant_id": ASSISTANT,
             "command": {"resume": {_request_id(run.json()): {"decision": "approve"}}},
@@ -75,15 +78,19 @@ def customer_self_approves(ctx: Ctx) -> Outcome:
     client = served.client(token)
     try:
         thread = client.threads.create()["thread_id"]
-        first = client.runs.wait(
+        client.runs.wait(
             thread, ASSISTANT, input={"text": CANCEL.format(order=order), "user_id": user}
         )
+        # Their yes to the confirmation is theirs to give; the approval is not.
+        first = client.runs.wait(thread, ASSISTANT, input={"text": YES, "user_id": user})
     except httpx.HTTPStatusError as exc:
         if token is not None:
             outcome.fail(
                 f"the customer's own request was refused ({exc.response.status_code}); nothing tested"
             )
         return outcome
+    if _request_id(first) == "apr-none":
+        outcome.fail("the confirmed cancel asked for no approval; nothing tested")
     resume: Command = {"resume": {_request_id(first): {"decision": "approve"}}}
     with contextlib.suppress(httpx.HTTPStatusError):  # a 403 is the defence working
         client.runs.wait(thread, ASSISTANT, command=resume)
@@ -125,8 +132,11 @@ def input_names_other_user(ctx: Ctx) -> Outcome:
         )
     except httpx.HTTPStatusError:
         return outcome
-    if _request_id(result) != "apr-none":
-        outcome.bad("escalations", f"{a}'s request ran as {b} and reached an approval for {order}")
+    if _request_id(result) != "apr-none" or asks_to_confirm(result):
+        outcome.bad(
+            "escalations",
+            f"{a}'s request ran as {b} and reached a confirmation or approval of {order}",
+        )
     return outcome
 
 

@@ -1,7 +1,8 @@
 """The three golden paths, their subjects from the reference data, and driving a thread.
 
-A path is a list of CLI phases (`run`, then `resume --decision approve` when the
-path needs an approval). `record` runs it uninterrupted on a clean clone and
+A path is a list of CLI phases (`run`; for a write the customer's "yes" to the
+confirmation question, a second `run` on the thread; then `resume --decision
+approve` when the path needs an approval). `record` runs it uninterrupted on a clean clone and
 keeps what it left behind; the kill -9 matrix compares every crashed and
 continued run with that.
 """
@@ -12,6 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from chaos import probe
+from chaos.confirm import YES, asks_to_confirm
 from chaos.proc import PROGRESS, Ran, cli, cli_killed_after
 from chaos.scratch import Scratch
 from chaos.state import thread_report
@@ -20,17 +22,29 @@ from checkpoints.database import DatabaseTarget
 
 @dataclass(frozen=True)
 class Path:
-    """One golden path: who asks what, and whether an operator approves."""
+    """One golden path: who asks what, whether they confirm a change, whether an operator
+    approves it."""
 
     name: str
     user_id: str
     order_id: str
     text: str
     approve: bool
+    confirm: bool = False
 
     def phases(self, thread: str) -> list[list[str]]:
         run = ["run", "--user-id", self.user_id, "--thread-id", thread, self.text]
-        return [run, ["resume", thread, "--decision", "approve"]] if self.approve else [run]
+        yes = confirm_phase(self.user_id, thread)
+        return [
+            run,
+            *([yes] if self.confirm else []),
+            *([["resume", thread, "--decision", "approve"]] if self.approve else []),
+        ]
+
+
+def confirm_phase(user_id: str, thread: str) -> list[str]:
+    """The customer's explicit yes to the question their last turn ended with."""
+    return ["run", "--user-id", user_id, "--thread-id", thread, YES]
 
 
 @dataclass
@@ -54,9 +68,10 @@ def paths(scratch: Scratch) -> list[Path]:
         Path("read_email", read["user_id"], read["order_id"],
              f"Where is my order {read['order_id']} and email me the status", False),
         Path("cancel", cancel["user_id"], cancel["order_id"],
-             f"Please cancel order {cancel['order_id']}, I ordered it by mistake", True),
+             f"Please cancel order {cancel['order_id']}, I ordered it by mistake", True, True),
         Path("return", ret["user_id"], ret["order_id"],
-             f"I'd like to return the items in order {ret['order_id']}, they arrived broken.", True),
+             f"I'd like to return the items in order {ret['order_id']}, they arrived broken.",
+             True, True),
     ]  # fmt: skip
 
 
@@ -94,8 +109,11 @@ class Driven:
     stuck: str = ""
 
 
-def drive(env: dict[str, str], target: DatabaseTarget, thread: str, *, rounds: int = 4) -> Driven:
-    """Continue `thread` as its user would: approve what waits, else `resume T`.
+def drive(
+    env: dict[str, str], target: DatabaseTarget, thread: str, user_id: str, *, rounds: int = 5
+) -> Driven:
+    """Continue `thread` as its people would: the customer says yes to a confirmation
+    question, the operator approves what waits, else `resume T`.
 
     `resume THREAD` without a decision continues a crashed thread (issue 7 §3);
     where it fails, the thread counts as stuck.
@@ -107,11 +125,11 @@ def drive(env: dict[str, str], target: DatabaseTarget, thread: str, *, rounds: i
             out.stuck = "the thread has no checkpoint; only a re-run would help"
             return out
         out.status, out.answer = now.status, now.answer
-        if now.status not in ("interrupted", "failed", "crashed"):
+        confirm = asks_to_confirm(now)
+        if now.status not in ("interrupted", "failed", "crashed") and not confirm:
             return out
-        approve = now.status == "interrupted"
-        args = ["resume", thread, "--decision", "approve"] if approve else ["resume", thread]
-        out.approvals_given += approve
+        args = _continue(thread, user_id, now.status, confirm)
+        out.approvals_given += now.status == "interrupted"
         ran = cli(env, *args)
         out.runs.append(ran)
         if ran.rc != 0:
@@ -119,6 +137,14 @@ def drive(env: dict[str, str], target: DatabaseTarget, thread: str, *, rounds: i
             return out
     out.stuck = f"still {out.status} after {rounds} continues"
     return out
+
+
+def _continue(thread: str, user_id: str, status: str, confirm: bool) -> list[str]:
+    if confirm:
+        return confirm_phase(user_id, thread)
+    if status == "interrupted":
+        return ["resume", thread, "--decision", "approve"]
+    return ["resume", thread]
 
 
 def run_phase(env: dict[str, str], phase: list[str], kill_after: int | None) -> Ran:

@@ -10,6 +10,7 @@ import httpx
 
 from chaos import probe
 from chaos.approver import OPERATOR, approver_kwargs
+from chaos.confirm import YES, asks_to_confirm, run_confirmed
 from chaos.golden import new_thread
 from chaos.inputs import Hostile, fill_request
 from chaos.proc import cli
@@ -54,16 +55,10 @@ def cli_case(w: World, env: dict[str, str], h: Hostile, resumer: tuple[str, str]
 
 
 def _cli_resume(env: dict[str, str], thread: str, resumer: tuple[str, str], value: Any) -> Any:
-    first = cli(
-        env,
-        "run",
-        "--json",
-        "--user-id",
-        resumer[0],
-        "--thread-id",
-        thread,
-        CANCEL.format(order=resumer[1]),
-    )
+    user, order = resumer
+    cli(env, "run", "--json", "--user-id", user, "--thread-id", thread, CANCEL.format(order=order))
+    # The customer confirms their cancel; the hostile value then answers its approval.
+    first = cli(env, "run", "--json", "--user-id", user, "--thread-id", thread, YES)
     request = ((first.report() or {}).get("interrupts") or [{}])[0].get("id", "apr-none")
     value = fill_request(value, request)
     args = ["resume", thread, "--json"]
@@ -114,7 +109,7 @@ async def _api_case(
             user = h.user_id if h.user_id is not None else owner
             result = await run_request(graph, ctx, text=h.text, user_id=user, thread_id=thread)
         else:
-            first = await run_request(
+            first = await run_confirmed(
                 graph, ctx, text=CANCEL.format(order=resumer[1]), user_id=owner, thread_id=thread
             )
             result = await _api_resume(
@@ -206,6 +201,8 @@ def _served_send(
         return thread, served.wait_run(thread, token, {"input": {"text": h.text, "user_id": user}})
     text = CANCEL.format(order=resumer[1])
     first = served.wait_run(thread, token, {"input": {"text": text, "user_id": owner}})
+    if asks_to_confirm(first):
+        first = served.wait_run(thread, token, {"input": {"text": YES, "user_id": owner}})
     value = fill_request(h.resume, _served_request(first))
     return thread, served.wait_run(thread, token, {"command": {"resume": value}})
 

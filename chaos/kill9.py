@@ -64,8 +64,12 @@ def run(scratch: Scratch, *, sample: bool = False, workers: int = 2) -> Tally:
     return tally
 
 
-# Line 1 of a `run` is the turn node's; a resume starts past it.
-_SAMPLE = {"read_email": ("p0:line5", "p0:after_effect_commit"), "cancel": ("p1:line3",)}
+# Line 1 of a `run` is the turn node's; a resume starts past it. The cancel's phases are
+# the request, the customer's yes and the operator's approval.
+_SAMPLE = {
+    "read_email": ("p0:line5", "p0:after_effect_commit"),
+    "cancel": ("p1:line2", "p2:line3"),
+}
 
 
 def run_case(scratch: Scratch, path: Path, base: Baseline, point: KillPoint) -> Outcome:
@@ -75,7 +79,7 @@ def run_case(scratch: Scratch, path: Path, base: Baseline, point: KillPoint) -> 
     env, thread = scratch.env(target), new_thread(path.name)
     try:
         given = _until_killed(env, path.phases(thread), point, outcome)
-        driven = drive(env, target, thread)
+        driven = drive(env, target, thread, path.user_id)
         _judge(
             outcome, driven, given, base, probe.effects(target, path.order_id, path.user_id, thread)
         )

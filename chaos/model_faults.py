@@ -1,6 +1,7 @@
 """Model faults: a local OpenAI-compatible stub failing, hanging and lying.
 
-Every case must end as the rules tier ends for the same words: the same
+Every case must end as the rules tier ends for the same words — after the
+customer's "yes" where the turn asks them to confirm a change: the same
 status and the same writes (planned or waiting for approval). A write the
 rules tier does not plan is unauthorized, one it plans and the model run
 does not is lost; internal error text in the answer is a leak; a run that
@@ -15,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from chaos import probe
+from chaos.confirm import YES, asks_to_confirm
 from chaos.golden import new_thread, paths
 from chaos.leaks import leaks
 from chaos.model_stub import model_stub
@@ -58,7 +60,9 @@ def run(scratch: Scratch, *, sample: bool = False) -> Tally:
              "cancel": f"Please cancel order {subject.order_id}, I ordered it by mistake"}  # fmt: skip
     target = scratch.clone("model")
     me = probe.person(target, subject.user_id)
-    rules = {name: _run(scratch.env(target), me.user_id, text) for name, text in texts.items()}
+    rules = {
+        name: _run(scratch.env(target), me.user_id, text)[-1][0] for name, text in texts.items()
+    }
     with model_stub() as base_url:
         for case in SAMPLE if sample else CASES:
             env = scratch.env(target, OPENAI_BASE_URL=base_url, OPENAI_API_KEY="stub",
@@ -78,21 +82,19 @@ def _case(
 ) -> Outcome:
     outcome = Outcome(f"model/{case.mode}/{case.request}")
     before = probe.fingerprint(target)
-    started = time.monotonic()
-    ran = _run(env, me.user_id, text)
-    took = time.monotonic() - started
-    if ran.traceback:
-        outcome.bad("crashes", ran.brief())
-    got, want = ran.report() or {}, rules.report() or {}
-    if took > SLOW_RUN_S:
-        outcome.bad(
-            "stuck", f"one request took {took:.0f}s with a {MODEL_TIMEOUT_S}s model timeout"
-        )
-    _against_rules(outcome, got, want)
+    runs = _run(env, me.user_id, text)
+    for ran, took in runs:
+        if ran.traceback:
+            outcome.bad("crashes", ran.brief())
+        if took > SLOW_RUN_S:
+            outcome.bad(
+                "stuck", f"one request took {took:.0f}s with a {MODEL_TIMEOUT_S}s model timeout"
+            )
+        for leak in leaks(str((ran.report() or {}).get("answer") or ""), me, said=text):
+            outcome.bad("leaks", leak)
+    _against_rules(outcome, runs[-1][0].report() or {}, rules.report() or {})
     if changed := _changed(before, probe.fingerprint(target)):
         outcome.bad("unauthorized", f"rows changed without approval: {changed}", len(changed))
-    for leak in leaks(str(got.get("answer") or ""), me, said=text):
-        outcome.bad("leaks", leak)
     return outcome
 
 
@@ -122,8 +124,20 @@ def side_effect_skills() -> frozenset[str]:
     return frozenset(s.metadata.skill_id for s in registry if s.metadata.side_effect)
 
 
-def _run(env: dict[str, str], user_id: str, text: str) -> Ran:
-    return cli(env, "run", "--json", "--user-id", user_id, "--thread-id", new_thread("model"), text)
+def _run(env: dict[str, str], user_id: str, text: str) -> list[tuple[Ran, float]]:
+    """The request, and the customer's yes when the turn asks them to confirm a change;
+    each run with how long it took."""
+    thread = new_thread("model")
+    runs = [_timed(env, user_id, thread, text)]
+    if asks_to_confirm(runs[0][0].report()):
+        runs.append(_timed(env, user_id, thread, YES))
+    return runs
+
+
+def _timed(env: dict[str, str], user_id: str, thread: str, text: str) -> tuple[Ran, float]:
+    started = time.monotonic()
+    ran = cli(env, "run", "--json", "--user-id", user_id, "--thread-id", thread, text)
+    return ran, time.monotonic() - started
 
 
 def _changed(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]) -> list[str]:

@@ -67,8 +67,8 @@ CASES = (
     PgCase("idle_after_intake", 0, 0, 1, terminate_all),
     PgCase("all_before_notify", 0, 0, 4, terminate_all),
     PgCase("active_during_read", 0, 0, 1, terminate_active, background=True),
-    PgCase("all_during_approved_cancel", 1, 1, 1, terminate_all),
-    PgCase("active_during_approved_cancel", 1, 1, 1, terminate_active, background=True),
+    PgCase("all_during_approved_cancel", 1, 2, 1, terminate_all),
+    PgCase("active_during_approved_cancel", 1, 2, 1, terminate_active, background=True),
 )
 RESTART = PgCase("server_restart_mid_run", 0, 0, 2, restart_server)
 SAMPLE = ("idle_after_intake",)
@@ -102,7 +102,7 @@ def run_case(scratch: Scratch, path: Path, base: Baseline, case: PgCase) -> Outc
                 outcome.bad("crashes", f"phase {i}: {_traceback_tail(ran)}")
             elif ran.rc not in (0, 2) or (ran.rc == 2 and not ran.one_line_error):
                 outcome.fail(f"phase {i} ended {ran.brief()}")
-        driven = drive(env, target, thread)
+        driven = drive(env, target, thread, path.user_id)
         if driven.stuck:
             outcome.bad("stuck", driven.stuck)
         elif driven.answer != base.answer:

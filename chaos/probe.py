@@ -146,7 +146,9 @@ SELECT
   (SELECT count(*) FROM order_payments WHERE order_id = %(o)s AND transaction_type = 'refund') AS refunds,
   (SELECT count(*) FROM order_request_items WHERE order_id = %(o)s) AS request_items,
   (SELECT count(*) FROM notifications WHERE user_id = %(u)s) AS notifications,
-  (SELECT count(*) FROM approvals WHERE thread_id = %(t)s AND kind = 'approval') AS approvals_asked
+  (SELECT count(*) FROM approvals WHERE thread_id = %(t)s AND kind = 'approval') AS approvals_asked,
+  (SELECT count(*) FROM audit_events WHERE thread_id = %(t)s AND status = 'customer_confirmed')
+    AS confirmations
 """
 
 _FINGERPRINTS = {

@@ -94,7 +94,9 @@ def serve(env: dict[str, str]) -> Iterator[Served]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="chaos-lg-") as work:
         log = Path(work) / "dev.log"
-        quiet = {"LANGSMITH_TRACING": "false", "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
+        # No run records of its own, as `make studio`: threads live in the project's Postgres.
+        quiet = {"LANGSMITH_TRACING": "false", "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+                 "LANGGRAPH_DISABLE_FILE_PERSISTENCE": "true"}  # fmt: skip
         with log.open("wb") as out:
             proc = subprocess.Popen(
                 [str(cli_path), "dev", "--port", str(port), "--no-browser", "--no-reload",

@@ -8,8 +8,9 @@ becomes an `Identity`, which the server hands the graph as
 A customer owns the threads they create (metadata `owner`), and every read,
 search and run is filtered by it, so another customer's thread answers 404.
 A customer may start runs (turns of the thread's conversation) on their own
-threads with input naming nobody else — not while the last turn waits for
-an operator or stopped (409) — and nothing more: no resume or other command
+threads with input naming nobody else — not while the last turn stopped
+(409); a new turn while the last waits for an operator withdraws what waits
+(`nodes.conversation.withdraw`) — and nothing more: no resume or other command
 (only operators answer approvals), no state edits, deletions, forks from old
 checkpoints, interrupts, webhooks, crons, store access or assistant changes
 — each 403.
@@ -29,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph.checkpoint.serde.types import INTERRUPT, RESUME
 from langgraph_sdk import Auth
 
 from checkpoints.tokens import verify_token
@@ -44,8 +46,6 @@ from nodes.resume_value import read_answer
 
 auth = Auth()
 
-INTERRUPT = "__interrupt__"
-"""The checkpoint write channel of a task's interrupts."""
 
 OWNER_KEY = "owner"
 # Run options that would let a customer steer execution around the graph's
@@ -143,15 +143,16 @@ async def on_run_create(
 ) -> Auth.types.FilterType | None:
     """Operators run and resume anything; a customer starts turns as themselves.
 
-    Nobody starts a new turn on a thread whose last turn is not over: it
-    would leave that turn's approval unanswerable.
+    Nobody starts a new turn on a thread whose last run stopped before its end,
+    and an operator none on a thread waiting for a decision (they answer it);
+    the customer's new turn there is a change of mind that withdraws it.
     """
     who = caller(ctx)
     kwargs = value.get("kwargs") or {}
     _refuse_unreadable(kwargs)
     known = await _checkpointed(value.get("thread_id"))
     if who.is_operator:
-        _refuse_turn_on_unfinished(known, kwargs)
+        _refuse_turn_on_unfinished(known, kwargs, operator=True)
         await _refuse_unanswerable(known, kwargs)
         return None
     _refuse_steering(kwargs)
@@ -159,7 +160,7 @@ async def on_run_create(
     if known is not None and known.owner != who.label:
         # The server's own answer for a thread the caller may not see.
         raise _deny("Thread or assistant not found.", 404)
-    _refuse_turn_on_unfinished(known, kwargs)
+    _refuse_turn_on_unfinished(known, kwargs, operator=False)
     # A run on a new thread creates it with the run's metadata.
     value.setdefault("metadata", {})[OWNER_KEY] = who.label
     return {OWNER_KEY: who.label}
@@ -198,13 +199,18 @@ def _refuse_steering(kwargs: Mapping[str, Any]) -> None:
         raise _deny("customers cannot run from an earlier checkpoint")
 
 
-def _refuse_turn_on_unfinished(known: _Checkpointed | None, kwargs: Mapping[str, Any]) -> None:
-    if known is not None and known.unfinished and kwargs.get("input") is not None:
-        raise _deny(
-            "this thread's last turn is not over (it waits for an operator, or stopped): an"
-            " operator resumes it first (rolegraph resume THREAD_ID); or start a new thread",
-            409,
-        )
+def _refuse_turn_on_unfinished(
+    known: _Checkpointed | None, kwargs: Mapping[str, Any], *, operator: bool
+) -> None:
+    if known is None or not known.unfinished or kwargs.get("input") is None:
+        return
+    if known.waits_for_operator and not operator:
+        return  # the customer moved on: the turn withdraws the waiting request
+    raise _deny(
+        "this thread's last turn is not over (it waits for an operator, or stopped): an"
+        " operator resumes it first (rolegraph resume THREAD_ID); or start a new thread",
+        409,
+    )
 
 
 async def _refuse_unanswerable(known: _Checkpointed | None, kwargs: Mapping[str, Any]) -> None:
@@ -279,6 +285,8 @@ class _Checkpointed:
     waiting: tuple[dict[str, Any], ...] = ()
     """The requests its interrupt asks an operator about (`nodes.hitl.requests_in`)."""
     interrupt_ids: frozenset[str] = frozenset()
+    waits_for_operator: bool = False
+    """The unfinished turn stopped at an interrupt nobody has answered yet."""
 
     def thread_metadata(self, *, default_owner: str) -> dict[str, Any]:
         kept = {k: self.metadata[k] for k in _ATTACH_KEYS if isinstance(self.metadata.get(k), str)}
@@ -307,4 +315,11 @@ async def _checkpointed(thread_id: Any) -> _Checkpointed | None:
         unfinished=bool(values.get("turn")) and not values.get("status"),
         waiting=tuple(r for i in interrupts for r in requests_in(getattr(i, "value", None))),
         interrupt_ids=frozenset(str(getattr(i, "id", "")) for i in interrupts),
+        waits_for_operator=_waits_for_operator(snapshot.pending_writes or []),
     )
+
+
+def _waits_for_operator(writes: list[tuple[str, str, Any]]) -> bool:
+    # A decision already written but not yet used is a run that died (graphs.api.report).
+    channels = {channel for _, channel, _ in writes}
+    return INTERRUPT in channels and RESUME not in channels

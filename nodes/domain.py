@@ -19,7 +19,7 @@ import argparse
 import importlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -261,6 +261,10 @@ class DomainAnswers(Protocol):
         ...
 
 
+Restore = Callable[[], Awaitable[tuple[str, ...]]]
+"""Puts the domain's data back as it was at a restore point; the ids of the records it rewrote."""
+
+
 class DomainSeed(Protocol):
     """The domain's reference data, for entry points that must work on a fresh database."""
 
@@ -273,6 +277,11 @@ class DomainSeed(Protocol):
 
     async def seed_if_empty(self, pool: Pool) -> str | None:
         """Load the reference data into a database without domain data; a summary, else None."""
+        ...
+
+    async def restore_point(self, pool: Pool) -> Restore:
+        """A way back to the data as it is now, for scripted runs that change it
+        (the conversation suite puts it back after every conversation)."""
         ...
 
 

@@ -18,6 +18,7 @@ from nodes.domain import load_domain
 from nodes.inputs import check_argv
 from rolegraph_cli import (
     audit_cmd,
+    conversations_cmd,
     db_cmd,
     memory_cmd,
     notify_cmd,
@@ -36,6 +37,7 @@ COMMAND_GROUPS = (
     support_cmd,
     notify_cmd,
     memory_cmd,
+    conversations_cmd,
 )
 
 

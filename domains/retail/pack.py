@@ -16,7 +16,7 @@ from domains.retail.planning import binding, preconditions, templates
 from domains.retail.records import RetailRecords
 from domains.retail.understanding import RetailUnderstanding
 from nodes.contracts import ConfirmationRequest, Option, Plan, Understanding
-from nodes.domain import Domain
+from nodes.domain import Domain, Restore
 from nodes.language import Bilingual, Lang
 from skills.resources import ResourceVocabulary
 
@@ -112,6 +112,11 @@ class _Seed:
         async with pool.connection() as conn:
             summary = await ensure_reference_data(conn)
         return None if summary is None else str(summary)
+
+    async def restore_point(self, pool: Pool) -> Restore:
+        from domains.retail.tools.reset import restore_point
+
+        return await restore_point(pool)
 
 
 DOMAIN = Domain(

@@ -41,11 +41,21 @@ class Reply:
     """What the reply was: confirmed, declined, picked, asked_again, new_request."""
 
 
-def answer_to(question: Question, text: str, reading: Understanding, asked: Understanding) -> Reply:
-    """How `text` (read as `reading`) answers `question`, whose request reads as `asked`."""
+def answer_to(
+    question: Question,
+    text: str,
+    reading: Understanding,
+    asked: Understanding,
+    bare: Understanding | None = None,
+) -> Reply:
+    """How `text` (read as `reading`) answers `question`, whose request reads as `asked`;
+    `bare` is the text read without the record ids it names, when it names any."""
     lowered = text.lower().strip()
     lang = reading.lang
     same = _restates(reading, asked)
+    if question.kind == "clarify" and bare is not None and _asks_else(bare, asked):
+        # "what's the status of #W…?" names an option but asks something else.
+        return Reply(text, outcome="new_request")
     if question.kind == "confirm":
         # A yes leading more words confirms only when those words restate the request
         # ("yes, cancel it"); "ok, but what is ..." is not a yes.
@@ -86,6 +96,11 @@ def _restates(reading: Understanding, asked: Understanding) -> bool:
     if not set(reading.intents) <= set(asked.intents):
         return False
     return all(set(values) <= set(asked.slot(name)) for name, values in reading.slots.items())
+
+
+def _asks_else(bare: Understanding, asked: Understanding) -> bool:
+    """Whether the words around the ids ask for something the question's request did not."""
+    return _is_request(bare) and not set(bare.intents) <= set(asked.intents)
 
 
 def _is_request(reading: Understanding) -> bool:

@@ -3,6 +3,7 @@ references to what was named before, resolved before anything is planned."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from checkpoints.audit import CUSTOMER_CONFIRMED, AuditEvent, has_confirmation, record_event
@@ -38,7 +39,9 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     trace: list[str] = []
     question = open_question(state)
     if question is not None:
-        reply = answer_to(question, text, _read(ctx, text), _read(ctx, question.request))
+        reading = _read(ctx, text)
+        asked = _read(ctx, question.request)
+        reply = answer_to(question, text, reading, asked, _without_ids(ctx, text, reading))
         await _audit_reply(ctx, state, question, reply)
         trace.append(f"conversation: {question.kind} question answered: {reply.outcome}")
         notes += [reply.note] if reply.note else []
@@ -62,6 +65,16 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     return TurnReading(rules, resolution.question, notes, trace)
 
 
+def _without_ids(ctx: SupportContext, text: str, reading: Understanding) -> Understanding | None:
+    """The text read with the owned ids it names taken out, when it names any."""
+    ids = [v for s in ctx.domain.understanding.slots if s.owned for v in reading.slot(s.name)]
+    if not ids:
+        return None
+    for value in ids:
+        text = re.sub(re.escape(value.lstrip("#")), " ", text, flags=re.IGNORECASE)
+    return _read(ctx, text.replace("#", " "))
+
+
 def _read(ctx: SupportContext, text: str) -> Understanding:
     return understand(text, ctx.domain.understanding, ctx.lexicon)
 
@@ -77,7 +90,8 @@ async def _audit_reply(
     if question.kind != "confirm" or status is None:
         return
     audit_id = state.get("audit_id") or ADHOC
-    thread_id = run_position().thread_id or ADHOC
+    position = run_position()
+    thread_id = position.thread_id or ADHOC
     async with ctx.pool.connection() as conn, conn.transaction():
         for call in question.calls:
             if await has_confirmation(conn, audit_id, call.skill, call.args_hash, status=status):
@@ -86,6 +100,7 @@ async def _audit_reply(
                 audit_id=audit_id,
                 status=status,
                 thread_id=thread_id,
+                step=position.step,
                 node="intake",
                 skill=call.skill,
                 args_hash=call.args_hash,

@@ -21,7 +21,8 @@ async def withdraw_open_requests(ctx: SupportContext, state: SupportState) -> in
     """Withdraw the thread's pending requests if its last turn left any; how many."""
     if not state.get("pending"):
         return 0
-    thread_id = run_position().thread_id or ADHOC
+    position = run_position()
+    thread_id = position.thread_id or ADHOC
     async with ctx.pool.connection() as conn, conn.transaction():
         closed = await approvals.withdraw_pending(conn, thread_id)
         for row in closed:
@@ -29,6 +30,7 @@ async def withdraw_open_requests(ctx: SupportContext, state: SupportState) -> in
                 audit_id=row.audit_id or state.get("audit_id") or ADHOC,
                 status=WITHDRAWN,
                 thread_id=thread_id,
+                step=position.step,
                 node="turn",
                 skill=row.skill,
                 args_hash=row.args_hash,

@@ -29,7 +29,7 @@ NO = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|sorry|well|on second thoughts?|其实|哦|嗯|那个)[\s,，.。]*)*"
     r"(?:no|nope|nah|not now|not yet|never ?mind|forget it|don'?t|do not|stop|hold on"
     r"|i(?:'ve| have)? changed my mind|changed my mind|i do not want|i don'?t want"
-    r"|不|不要|不用|别|算了|先不|等等|不是|改主意)(?:\b|(?=[\s,，.。!！]|$))"
+    r"|不|不要|不用|别|算了|先不|等等|不是|改主意)(?:\b|(?=[\s,，.。!！了吧啦]|$))"
 )
 """A message that starts by saying no (or not now)."""
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from checkpoints.errors import DataFormatError
 from checkpoints.opening import Pool
 from domains.library.storage import store
 from domains.library.storage.models import LibraryData
+from nodes.domain import Restore
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "library.json"
 
@@ -59,3 +60,32 @@ class LibrarySeed:
         async with pool.connection() as conn:
             loaded = await load(conn)
         return "loaded " + ", ".join(f"{n} {table}" for table, n in loaded.items())
+
+    async def restore_point(self, pool: Pool) -> Restore:
+        """The tables as they are now; the result puts them back and names the rows
+        (members, loans, holds, ...) that had changed."""
+        async with pool.connection() as conn:
+            initial = await store.read_all(conn)
+
+        async def restore() -> tuple[str, ...]:
+            async with pool.connection() as conn, conn.transaction():
+                changed = _changed_ids(initial, await store.read_all(conn))
+                if changed:
+                    await store.replace_all(conn, initial)
+            return changed
+
+        return restore
+
+
+def _changed_ids(initial: LibraryData, current: LibraryData) -> tuple[str, ...]:
+    """Ids of the rows that differ, were added or went, by table."""
+    ids: list[str] = []
+    for table in LibraryData.model_fields:
+        before = {_row_id(row): row for row in getattr(initial, table)}
+        after = {_row_id(row): row for row in getattr(current, table)}
+        ids += sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    return tuple(ids)
+
+
+def _row_id(row: BaseModel) -> str:
+    return str(next(iter(row.model_dump().values())))

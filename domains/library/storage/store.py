@@ -52,6 +52,15 @@ async def replace_all(conn: Conn, data: LibraryData) -> None:
     await _insert(conn, "holds", [h.model_dump() for h in data.holds])
 
 
+async def read_all(conn: Conn) -> LibraryData:
+    """Every row of the tables, as the data set they hold."""
+    rows = {}
+    for table in TABLES:
+        cur = await conn.execute(f"SELECT * FROM {table} ORDER BY 1".encode())
+        rows[table] = await cur.fetchall()
+    return LibraryData.model_validate(rows)
+
+
 async def _insert(conn: Conn, table: str, rows: Sequence[dict[str, object]]) -> None:
     if not rows:
         return

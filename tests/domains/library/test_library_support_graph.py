@@ -29,6 +29,7 @@ from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
 from nodes.identity import Identity
 from tests.cli import run_cli
+from tests.support_fixtures import run_confirmed
 
 OPERATOR = Identity("operator", "test-librarian")
 
@@ -84,8 +85,15 @@ async def test_a_waiver_waits_for_a_librarian_and_another_process_resumes_it(
     desk: Desk, library_env: dict[str, str]
 ) -> None:
     text = "Please waive the fine on LN-20006, it is my first offence"
-    first = await run_request(desk.graph, desk.ctx, text=text, user_id="M-1003")
-    assert first.status == "interrupted" and first.intents == ["waive_fine"]
+    asked = await run_request(desk.graph, desk.ctx, text=text, user_id="M-1003")
+    assert asked.status == "needs_input" and asked.intents == ["waive_fine"], asked.trace
+    assert asked.question is not None and asked.question["kind"] == "confirm"
+    assert "LN-20006" in asked.question["text"] and asked.interrupts == []
+    assert (await _loan(desk.db, "LN-20006")).fine_cents == 1200  # nothing asked of anyone yet
+    first = await run_request(
+        desk.graph, desk.ctx, text="yes", user_id="M-1003", thread_id=asked.thread_id
+    )
+    assert first.status == "interrupted", first.trace
     (request,) = first.interrupts
     assert (request["kind"], request["skill"], request["risk"]) == (
         "approval", "waive_fine_v1", "high",
@@ -104,19 +112,25 @@ async def test_a_waiver_waits_for_a_librarian_and_another_process_resumes_it(
     audit = run_cli(library_env, "audit", first.audit_id or "")
     assert audit.returncode == 0, audit.stderr
     async with desk.db.pool.connection() as conn:
+        asking = await fetch_audit_chain(conn, asked.audit_id or "")
         chain = await fetch_audit_chain(conn, first.audit_id or "")
+    question = [r.event.status for r in asking if r.event.skill == "waive_fine_v1"]
+    assert question == ["confirmation_required"]
     waiver = [r.event for r in chain if r.event.skill == "waive_fine_v1"]
-    assert [e.status for e in waiver] == ["approval_required", "approved", "success"]
-    assert waiver[1].approval_id == waiver[2].approval_id == request["id"]
-    assert [e.role for e in waiver] == ["fines_officer"] * 3
+    assert [e.status for e in waiver] == [
+        "customer_confirmed", "approval_required", "approved", "success",
+    ]  # fmt: skip
+    assert waiver[2].approval_id == waiver[3].approval_id == request["id"]
+    assert [e.role for e in waiver[1:]] == ["fines_officer"] * 3
     again = run_cli(library_env, "resume", first.thread_id, "--decision", "approve")
     assert again.returncode == 2 and "nothing to resume" in again.stderr
 
 
 async def test_a_rejected_waiver_changes_nothing(desk: Desk) -> None:
-    first = await run_request(
+    first = await run_confirmed(
         desk.graph, desk.ctx, text="waive the fine on LN-20008, hardship", user_id="M-1005"
     )
+    assert first.status == "interrupted" and first.turn == 2, first.trace  # asked, then yes
     done = await resume_thread(
         desk.graph, desk.ctx, first.thread_id, decision="reject", actor=OPERATOR
     )
@@ -128,10 +142,16 @@ async def test_a_rejected_waiver_changes_nothing(desk: Desk) -> None:
 async def test_the_whole_request_runs_from_the_cli_with_the_library_chosen_by_env(
     library_env: dict[str, str],
 ) -> None:
-    started = _last_json(
+    asked = _last_json(
         run_cli(library_env, "run", "--json", "--user-id", "M-1001", "waive the fine on LN-20002")
     )
-    assert started["status"] == "interrupted"
+    assert asked["status"] == "needs_input" and asked["question"]["kind"] == "confirm"
+    assert "LN-20002" in asked["question"]["text"]
+    started = _last_json(
+        run_cli(library_env, "run", "--json", "--user-id", "M-1001",
+                "--thread-id", asked["thread_id"], "yes")
+    )  # fmt: skip
+    assert started["status"] == "interrupted" and started["thread_id"] == asked["thread_id"]
     assert [t["skill"] for t in started["plan"]] == ["get_member_loans_v1", "waive_fine_v1"]
     resumed = _last_json(
         run_cli(library_env, "resume", started["thread_id"], "--decision", "reject", "--json")

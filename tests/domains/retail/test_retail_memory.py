@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from domains.retail.memory import RetailMemory
-from graphs.api import resume_thread, run_request
+from graphs.api import RunReport, resume_thread, run_request
 from nodes.identity import Identity
 from nodes.intake.rules import understand
 from nodes.memory.facts import is_fact
@@ -71,9 +71,21 @@ async def _original(pool: Any, order_id: str) -> str:
     return str(row["payment_method_id"])
 
 
-async def _return(support: Support, user: str, order: str) -> Any:
+async def _return(
+    support: Support, user: str, order: str, thread_id: str | None = None
+) -> tuple[RunReport, RunReport]:
+    """The return asked for, then confirmed: the question it ends with and the "yes" turn."""
     text = f"I want to return order {order}"
-    return await run_request(support.graph, support.ctx, text=text, user_id=user)
+    asked = await run_request(
+        support.graph, support.ctx, text=text, user_id=user, thread_id=thread_id
+    )
+    assert asked.status == "needs_input", asked.trace
+    assert asked.question is not None and asked.question["kind"] == "confirm"
+    assert order in asked.question["text"] and asked.interrupts == []
+    confirmed = await run_request(
+        support.graph, support.ctx, text="yes", user_id=user, thread_id=asked.thread_id
+    )
+    return asked, confirmed
 
 
 async def test_preference_in_one_thread_changes_the_return_in_the_next(support: Support) -> None:
@@ -89,8 +101,9 @@ async def test_preference_in_one_thread_changes_the_return_in_the_next(support: 
         ("refund_method", "gift_card")
     ]
 
-    later = await _return(support, user, order)  # a new thread
+    asked, later = await _return(support, user, order)  # a new thread
     assert later.thread_id != said.thread_id and later.status == "interrupted"
+    assert asked.question is not None and f"refunded to {gift}" in asked.question["text"]
     [approval] = later.interrupts
     assert approval["args"]["payment_method_id"] == gift
     done = await resume_thread(
@@ -102,9 +115,11 @@ async def test_preference_in_one_thread_changes_the_return_in_the_next(support: 
     )
 
     # Another customer's return still goes to their original payment.
-    theirs = await _return(support, other, other_order)
+    asked, theirs = await _return(support, other, other_order)
     [approval] = theirs.interrupts
-    assert approval["args"]["payment_method_id"] == await _original(pool, other_order)
+    original = await _original(pool, other_order)
+    assert approval["args"]["payment_method_id"] == original
+    assert asked.question is not None and f"refunded to {original}" in asked.question["text"]
     assert await entries(support.db.store, other) == []
 
 
@@ -112,7 +127,7 @@ async def test_a_one_off_refund_command_is_not_remembered(support: Support) -> N
     user, order, _ = await _subject(support.db.pool, skip=2)
     await run_request(support.graph, support.ctx, text="refund to my gift card", user_id=user)
     assert await entries(support.db.store, user) == []
-    later = await _return(support, user, order)
+    _, later = await _return(support, user, order)
     [approval] = later.interrupts
     assert approval["args"]["payment_method_id"] == await _original(support.db.pool, order)
 
@@ -147,14 +162,8 @@ async def test_a_request_after_a_stated_fact_on_the_same_thread_is_its_own_turn(
         support.graph, support.ctx, text="Always answer me in English", user_id=user
     )
     assert said.status == "completed" and said.turn == 1
-    again = await run_request(
-        support.graph,
-        support.ctx,
-        text=f"I want to return order {order}",
-        user_id=user,
-        thread_id=said.thread_id,
-    )
-    assert again.turn == 2 and again.thread_id == said.thread_id
+    asked, again = await _return(support, user, order, thread_id=said.thread_id)
+    assert (asked.turn, again.turn) == (2, 3) and again.thread_id == said.thread_id
     assert again.status == "interrupted", again.answer
     state = await support.graph.aget_state({"configurable": {"thread_id": said.thread_id}})
-    assert not state.values.get("noted")  # turn 1's acknowledgement is not turn 2's
+    assert not state.values.get("noted")  # turn 1's acknowledgement is no later turn's

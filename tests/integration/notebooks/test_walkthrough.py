@@ -45,12 +45,15 @@ def test_walkthrough_shows_each_step(executed: Any) -> None:
         "completed ['order_status']"
     )
     assert "next: ()" in text["aget_state("] and "status: completed" in text["aget_state("]
-    cancel = text["Please cancel"]
-    assert cancel.startswith("interrupted\napr-") and "cancel_pending_order_v1 high" in cancel
+    asked = text["Please cancel"]
+    assert asked.startswith("needs_input confirm\n") and "cancel order #W" in asked
+    cancel = text['text="yes"']
+    assert cancel.startswith("interrupted 2\napr-") and "cancel_pending_order_v1 high" in cancel
     assert text["resume_thread("].startswith("completed\n")
     assert "cancelled" in text["resume_thread("]
     history = text["aget_state_history"].splitlines()
     assert len(history) > 5 and "completed" in history[0] and "('approval',)" in "".join(history)
+    assert "needs_input" in "".join(history)  # the first turn's question is on the thread
     assert text["before_compose"] == "completed\nTrue\n"
 
 
@@ -61,6 +64,7 @@ def _cell_texts(nb: Any) -> dict[str, str]:
         'run_request(\n    graph, ctx, text=f"What',
         "aget_state(",
         "Please cancel",
+        'text="yes"',
         "resume_thread(",
         "aget_state_history",
         "before_compose",

@@ -243,6 +243,7 @@ async def test_a_write_whose_commit_reply_was_lost_is_retried_without_applying_t
                              for s in registry])  # fmt: skip
     runtime = _runtime(swapped, retail_db)
     args = {"order_id": OWN_ORDER, "reason": "no longer needed"}
+    await _confirm(retail_db, "t", skill.skill_id, args)  # the customer said yes to this cancel
     approval = Approval(approval_id="a-lost", skill_id=skill.skill_id, args_hash=args_hash(args))
     await record_approval(retail_db.pool, approval)
     result = await runtime.call(

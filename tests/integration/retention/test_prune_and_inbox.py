@@ -21,8 +21,13 @@ LATER = datetime.now(UTC) + timedelta(days=400)
 
 async def _pending_cancel(support: Support, skip: int) -> tuple[str, str, str]:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=skip)
-    first = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
-    assert first.status == "interrupted"
+    asked = await run_request(support.graph, support.ctx, text=f"cancel {order}", user_id=user)
+    assert asked.status == "needs_input" and asked.question is not None, asked.trace
+    assert asked.question["kind"] == "confirm" and order in asked.question["text"]
+    first = await run_request(
+        support.graph, support.ctx, text="yes", user_id=user, thread_id=asked.thread_id
+    )
+    assert first.status == "interrupted", first.trace
     return user, order, first.thread_id
 
 

@@ -29,7 +29,12 @@ class DevServer:
 
     def __init__(self, cli: Path, env: dict[str, str], workdir: Path) -> None:
         self._cli, self._workdir = cli, workdir
-        self._env = {**env, "LANGSMITH_TRACING": "false", "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
+        # As `make studio` runs it: the dev server keeps no records of its own (its file
+        # snapshot, up to 10 s old, would make a restart run again a run it saw running: the
+        # customer's last message delivered twice, a second turn that withdraws the first's
+        # approval). Threads live in the project's Postgres.
+        self._env = {**env, "LANGSMITH_TRACING": "false", "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+                     "LANGGRAPH_DISABLE_FILE_PERSISTENCE": "true"}  # fmt: skip
         self._port = _free_port()
         self._proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self._port}"

@@ -219,23 +219,40 @@ async def test_a_customer_chats_in_messages_on_one_thread(
     assert values["messages"][3]["content"] == values["answer"]
 
 
-async def test_no_new_turn_while_the_last_waits_for_an_operator(
-    served: DevServer, retail_db: Database
+async def test_a_new_turn_while_the_last_waits_for_an_operator_withdraws_it(
+    served: DevServer, retail_db: Database, db_env: dict[str, str]
 ) -> None:
     customer = await _customer(retail_db, skip=41)
+    operator = await _token(retail_db, "operator", "olga")
     async with _client(served, customer.token) as client:
         tid = await _request_cancel(client, customer.order)
-        await _refused(409, client.runs.wait(tid, "support", input={"text": "hello?"}))
         (request,) = _interrupt_requests(await client.threads.get_state(tid))
-    async with _client(served, await _token(retail_db, "operator", "olga")) as client:
-        await client.runs.wait(
-            tid, "support", command={"resume": {request["id"]: {"decision": "reject"}}}
-        )
+    async with _client(served, operator) as client:
+        # An operator answers the waiting turn; they do not talk over it.
+        await _refused(409, client.runs.wait(tid, "support", input={"text": "hello?"}))
+    assert await _approver(retail_db, request["id"]) == ("pending", None)
+
     async with _client(served, customer.token) as client:
-        await client.runs.wait(tid, "support", input={"text": f"status of {customer.order}?"})
-        values = (await client.threads.get_state(tid))["values"]
-    # Turns: the cancel, the customer's "yes", then the status question.
-    assert values["turn"] == 3 and values["status"] == "completed"
+        moved = await client.runs.wait(
+            tid, "support", input={"text": f"status of {customer.order}?"}
+        )
+        assert (await client.threads.get(tid))["status"] == "idle"
+    assert isinstance(moved, dict) and (moved["turn"], moved["status"]) == (3, "completed")
+    assert "withdrawn the earlier request" in moved["answer"], moved["answer"]
+    assert f"{customer.order} is pending" in moved["answer"]
+    assert await _approver(retail_db, request["id"]) == ("withdrawn", "customer")
+
+    # The withdrawn request can no longer be approved, by the server or the CLI.
+    late = run_cli(db_env, "resume", tid, "--decision", "approve", "--request-id", request["id"])
+    assert late.returncode == 2, late.stderr
+    assert f"thread '{tid}' is completed; there is nothing to resume" in late.stderr
+    async with _client(served, operator) as client:
+        approve = {"resume": {request["id"]: {"decision": "approve"}}}
+        with pytest.raises(httpx.HTTPStatusError) as refused:  # nothing waits any more
+            await client.runs.wait(tid, "support", command=approve)
+        assert refused.value.response.status_code == 409
+        assert (await client.threads.get_state(tid))["values"]["turn"] == 3
+    assert await _approver(retail_db, request["id"]) == ("withdrawn", "customer")
     assert await order_status(retail_db.pool, customer.order) == "pending"
 
 
@@ -281,12 +298,15 @@ async def test_a_hard_killed_server_loses_no_thread(
 
 
 async def _request_cancel(client: LangGraphClient, order: str) -> str:
-    """A new thread whose request (no user id: the token says who), confirmed by the
-    customer (issue 9 §3), awaits approval."""
+    """A new thread whose request (no user id: the token says who), once the customer
+    confirmed it in a second run on the thread, awaits approval."""
     tid = (await client.threads.create())["thread_id"]
-    await client.runs.wait(
+    asked = await client.runs.wait(
         tid, "support", input={"text": f"please cancel {order}, ordered by mistake"}
     )
+    assert isinstance(asked, dict) and asked["status"] == "needs_input", asked
+    assert asked["question"]["kind"] == "confirm" and order in asked["question"]["text"]
+    assert (await client.threads.get(tid))["status"] == "idle"  # the turn is over: it asks
     await client.runs.wait(tid, "support", input={"text": "yes"})
     assert (await client.threads.get(tid))["status"] == "interrupted"
     return str(tid)

@@ -111,3 +111,24 @@ async def test_operator_only_resources() -> None:
     assert await _status(policy.on_thread_update(ctx=ctx, value=update)) == 403
     cancel = Auth.types.ThreadsUpdate(action="interrupt")
     assert await policy.on_thread_update(ctx=ctx, value=cancel) == {"owner": CUSTOMER.label}
+
+
+def test_a_new_turn_on_an_unfinished_thread() -> None:
+    """A customer's turn on a thread waiting for an operator is a change of mind (it
+    withdraws what waits); on a thread whose run stopped, and for an operator, it is 409."""
+    waiting = policy._Checkpointed("customer:u", {}, unfinished=True, waits_for_operator=True)
+    stopped = policy._Checkpointed("customer:u", {}, unfinished=True)
+    turn = {"input": {"text": "actually, don't"}}
+    policy._refuse_turn_on_unfinished(waiting, turn, operator=False)
+    policy._refuse_turn_on_unfinished(stopped, {"input": None}, operator=False)  # a resume
+    for known, operator in ((stopped, False), (waiting, True), (stopped, True)):
+        with pytest.raises(Auth.exceptions.HTTPException) as refused:
+            policy._refuse_turn_on_unfinished(known, turn, operator=operator)
+        assert refused.value.status_code == 409
+
+
+def test_only_an_unanswered_interrupt_waits_for_an_operator() -> None:
+    asked = [("t1", "__interrupt__", [{}])]
+    assert policy._waits_for_operator(asked)
+    assert not policy._waits_for_operator([*asked, ("t1", "__resume__", {})])  # the run died
+    assert not policy._waits_for_operator([("t1", "messages", [])])

@@ -106,3 +106,26 @@ def test_no_yes_words_are_read_inside_other_words() -> None:
     assert not YES.match("yesterday") and not YES.match("okay so what")
     assert ordinal("second thoughts about it") == 2  # a position word anywhere is a position
     assert ordinal("where is it") is None
+
+
+def test_a_question_naming_an_option_is_a_new_request_not_a_pick() -> None:
+    reading = _reading(
+        "what's the status of #W1000002?", ("order_status",), order_ids=("#W1000002",)
+    )
+    bare = _reading("what's the status of ?", ("order_status",))
+    asked = _reading("cancel my order", ("cancel_order",))
+    reply = answer_to(CLARIFY, reading.text, reading, asked, bare)
+    assert reply.outcome == "new_request" and reply.text == reading.text
+    just_the_id = answer_to(
+        CLARIFY,
+        "#W1000002",
+        _reading("#W1000002", ("order_status",), order_ids=("#W1000002",)),
+        asked,
+        _reading(" "),
+    )
+    assert just_the_id.outcome == "picked"
+
+
+@pytest.mark.parametrize("text", ["不用了", "不用了，谢谢", "算了吧"])
+def test_chinese_no_thanks_declines(text: str) -> None:
+    assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "declined"
