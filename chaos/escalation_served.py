@@ -12,6 +12,7 @@ from langgraph_sdk.schema import Command
 from chaos.confirm import YES, asks_to_confirm
 from chaos.served import ASSISTANT, Served
 from chaos.tally import Outcome
+from nodes.hitl import requests_in
 
 if TYPE_CHECKING:
     from chaos.escalation_cases import Ctx
@@ -30,7 +31,7 @@ def _ok(response: httpx.Response) -> bool:
 
 def _request_id(result: Any) -> str:
     for item in (result or {}).get("__interrupt__") or [] if isinstance(result, dict) else []:
-        for request in item.get("value") or []:
+        for request in requests_in(item.get("value")):
             return str(request.get("id"))
     return "apr-none"
 

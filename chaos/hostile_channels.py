@@ -23,6 +23,7 @@ from checkpoints.opening import open_database
 from graphs.api import compile_support, resume_thread, run_request
 from nodes.bootstrap import build_support_context
 from nodes.domain import load_domain
+from nodes.hitl import requests_in
 
 if TYPE_CHECKING:
     from chaos.hostile import World
@@ -208,6 +209,6 @@ def _served_send(
 
 def _served_request(result: Any) -> str:
     for item in (result or {}).get("__interrupt__") or []:
-        for request in item.get("value") or []:
+        for request in requests_in(item.get("value")):
             return str(request.get("id"))
     return "apr-none"

@@ -21,9 +21,9 @@ from pydantic import ValidationError
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.threads import is_running, thread_lock
 from graphs.support import build_support_graph
-from nodes.approval import normalised_edit
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision
+from nodes.hitl import requests_in
 from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.inputs import (
     clean_args,
@@ -34,6 +34,7 @@ from nodes.inputs import (
     unknown_user,
 )
 from nodes.language import say, turn_lang
+from nodes.resume_value import normalised_edit
 
 OnStep = Callable[[str, dict[str, Any]], None]
 RECURSION_LIMIT = 200
@@ -276,7 +277,7 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
     values = snapshot.values
     if not values:
         raise NotFound(f"no thread {thread_id!r}; list threads with `rolegraph threads list`")
-    interrupts = [_public(r) for i in snapshot.interrupts for r in (i.value or [])]
+    interrupts = [_public(r) for i in snapshot.interrupts for r in requests_in(i.value)]
     if interrupts and not await _resume_queued(graph, config):
         status = "interrupted"
     elif snapshot.next or snapshot.tasks:

@@ -14,7 +14,9 @@ threads with input naming nobody else — not while the last turn stopped
 (only operators answer approvals), no state edits, deletions, forks from old
 checkpoints, interrupts, webhooks, crons, store access or assistant changes
 — each 403.
-An operator may read every thread and answer approvals.
+An operator may read every thread and answer approvals — with a resume value
+that answers what the thread waits for (422 otherwise, 409 when it waits for
+nothing), so a wrong value is the client's error, never a silent no-op.
 
 The server keeps thread records in memory and forgets them on restart,
 while checkpoints stay in Postgres; the owner recorded in a thread's last
@@ -33,10 +35,17 @@ from langgraph_sdk import Auth
 
 from checkpoints.tokens import verify_token
 from graphs.served_persistence import served_database
+from graphs.studio import make_graph
+from nodes.context import SupportContext
+from nodes.contracts import ApprovalRequest
+from nodes.errors import AnswerRefused
+from nodes.hitl import requests_in
 from nodes.identity import AUTH_USER_KEY, Identity, identity_of
 from nodes.inputs import input_problem, value_problem
+from nodes.resume_value import read_answer
 
 auth = Auth()
+
 
 OWNER_KEY = "owner"
 # Run options that would let a customer steer execution around the graph's
@@ -144,6 +153,7 @@ async def on_run_create(
     known = await _checkpointed(value.get("thread_id"))
     if who.is_operator:
         _refuse_turn_on_unfinished(known, kwargs, operator=True)
+        await _refuse_unanswerable(known, kwargs)
         return None
     _refuse_steering(kwargs)
     kwargs["input"] = _customer_input(who, kwargs.get("input"))
@@ -203,6 +213,33 @@ def _refuse_turn_on_unfinished(
     )
 
 
+async def _refuse_unanswerable(known: _Checkpointed | None, kwargs: Mapping[str, Any]) -> None:
+    """409 for a resume of a thread that waits for no decision, 422 for one that answers
+    no pending request or not as it allows (`nodes.resume_value`).
+
+    Refused before the run starts: a bad value the approval node read would
+    otherwise be replayed to it on every later resume.
+    """
+    command = kwargs.get("command")
+    if not isinstance(command, Mapping) or command.get("resume") is None:
+        return
+    if known is None or not known.waiting:
+        raise _deny("this thread waits for no decision; there is nothing to resume", 409)
+    resume = command["resume"]
+    if (
+        isinstance(resume, Mapping)
+        and len(resume) == 1
+        and next(iter(resume)) in known.interrupt_ids
+    ):
+        resume = next(iter(resume.values()))  # keyed by the interrupt's id, as LangGraph allows
+    pending = [ApprovalRequest.model_validate(r) for r in known.waiting]
+    ctx: SupportContext = (await make_graph()).bound_context
+    try:
+        read_answer(resume, pending, ctx.registry)
+    except AnswerRefused as exc:
+        raise _deny(str(exc), 422) from exc
+
+
 def _refuse_unreadable(kwargs: Mapping[str, Any]) -> None:
     """422 for input Postgres could not store or the graph could not read, from anyone.
 
@@ -245,6 +282,9 @@ class _Checkpointed:
     metadata: Mapping[str, Any]
     unfinished: bool = False
     """A turn started and has no final status yet (interrupted, or its run died)."""
+    waiting: tuple[dict[str, Any], ...] = ()
+    """The requests its interrupt asks an operator about (`nodes.hitl.requests_in`)."""
+    interrupt_ids: frozenset[str] = frozenset()
     waits_for_operator: bool = False
     """The unfinished turn stopped at an interrupt nobody has answered yet."""
 
@@ -265,10 +305,16 @@ async def _checkpointed(thread_id: Any) -> _Checkpointed | None:
     metadata: Mapping[str, Any] = snapshot.metadata or {}
     owner = metadata.get(OWNER_KEY)
     values: Mapping[str, Any] = snapshot.checkpoint.get("channel_values") or {}
+    interrupts = [
+        i for _task, channel, value in snapshot.pending_writes or () if channel == INTERRUPT
+        for i in (value if isinstance(value, list) else [value])
+    ]  # fmt: skip
     return _Checkpointed(
         owner=owner if isinstance(owner, str) else "",
         metadata=metadata,
         unfinished=bool(values.get("turn")) and not values.get("status"),
+        waiting=tuple(r for i in interrupts for r in requests_in(getattr(i, "value", None))),
+        interrupt_ids=frozenset(str(getattr(i, "id", "")) for i in interrupts),
         waits_for_operator=_waits_for_operator(snapshot.pending_writes or []),
     )
 

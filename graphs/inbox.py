@@ -8,6 +8,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from checkpoints.inbox import InboxItem, pending_requests
 from checkpoints.opening import Pool
+from nodes.hitl import requests_in
 
 
 async def answerable_requests(
@@ -34,6 +35,5 @@ async def _interrupted_on(
     return {
         str(request.get("id"))
         for interrupt in snapshot.interrupts
-        for request in (interrupt.value or [])
-        if isinstance(request, dict)
+        for request in requests_in(interrupt.value)
     }

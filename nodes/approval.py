@@ -1,8 +1,10 @@
 """The approval node: the only place that calls `interrupt()`.
 
 Every pending request (high-risk calls and escalations) is asked in ONE
-interrupt whose value is a list of typed requests; the resume value maps
-request ids to decisions. Only an operator's answer counts: the identity of
+interrupt whose value carries LangChain v1's human-in-the-loop request
+(`action_requests`, `review_configs`) and rolegraph's typed `requests`
+(`nodes.hitl`); the resume value maps request ids to decisions, or lists
+LangChain decisions in order (`nodes.resume_value`). Only an operator's answer counts: the identity of
 whoever resumed the thread (`langgraph_auth_user`) is checked here, so a
 customer resuming their own thread — through the server, the Python API or
 any client — is refused, audited, and asked again. Every decision records
@@ -20,15 +22,16 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
-from pydantic import ValidationError
 
 from checkpoints import approvals
 from checkpoints.audit import AuditEvent, record_event
 from checkpoints.opening import Pool
 from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, Grant, HumanDecision, TaskOutcome
+from nodes.errors import AnswerRefused
+from nodes.hitl import interrupt_value
 from nodes.identity import Identity, identity_of
-from nodes.inputs import value_problem
+from nodes.resume_value import read_answer
 from nodes.state import (
     GrantData,
     HumanDecisionData,
@@ -38,10 +41,8 @@ from nodes.state import (
     plan_of,
     stored,
 )
-from skills.errors import SkillError
 from skills.faults import crash_point
 from skills.hashing import args_hash
-from skills.registry import SkillRegistry
 
 _STATUS: dict[str, approvals.DecisionStatus] = {
     "approve": "approved",
@@ -64,14 +65,17 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> Sta
         # apply the operator's recorded decision instead of asking again.
         return apply_decisions(pending, recorded)
     await record_requests(ctx.pool, thread_id, pending, state.get("user_id"))
-    answer = interrupt([p.model_dump(mode="json") for p in pending])
+    answer = interrupt(interrupt_value(pending, ctx.registry))
     approver = identity_of(get_config())
     if approver is None or not approver.is_operator or approver.subject == state.get("user_id"):
-        # Never for their own action: an operator named like the customer is refused too.
-        await _audit_refused(ctx, state, thread_id, approver)
-        who = approver.label if approver else "an unauthenticated caller"
-        return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
-    decisions = parse_decisions(answer, pending, ctx.registry)
+        return await _refuse_approver(ctx, state, thread_id, approver)
+    try:
+        decisions = read_answer(answer, pending, ctx.registry)
+    except AnswerRefused as exc:
+        # Raising here would store the bad value as this task's answer and
+        # replay it on every later resume: the request is asked again instead.
+        # Clients get the error up front (graphs.auth, graphs.api).
+        return {"trace": [f"approval: refused the answer ({exc}); asked again"]}
     await record_decisions(ctx, state, thread_id, pending, decisions, approver)
     crash_point("after_decision_recorded")
     return apply_decisions(pending, decisions)
@@ -91,67 +95,6 @@ async def _recorded(
         )
         for r in rows
     }
-
-
-def parse_decisions(
-    answer: Any, pending: list[ApprovalRequest], registry: SkillRegistry | None = None
-) -> dict[str, HumanDecision]:
-    """Accept `{request_id: decision}`; a bare decision only when one request waits.
-
-    The resume value comes from outside (CLI, SDK, Studio): an entry that is not
-    a valid decision — or an edit whose arguments the skill refuses — counts as
-    no answer, so its request is simply asked again instead of wedging the
-    thread on a value LangGraph would replay forever.
-    """
-    if len(pending) == 1 and (
-        isinstance(answer, str) or (isinstance(answer, dict) and "decision" in answer)
-    ):
-        answer = {pending[0].id: answer}
-    if not isinstance(answer, dict):
-        return {}
-    decisions: dict[str, HumanDecision] = {}
-    for request in pending:
-        decision = _valid_decision(answer.get(request.id), request, registry)
-        if decision is not None:
-            decisions[request.id] = decision
-    return decisions
-
-
-def _valid_decision(
-    raw: Any, request: ApprovalRequest, registry: SkillRegistry | None
-) -> HumanDecision | None:
-    if value_problem(raw) is not None:
-        return None  # Postgres would refuse it (NUL, too deep): ask again, never wedge
-    try:
-        decision = HumanDecision.model_validate({"decision": raw} if isinstance(raw, str) else raw)
-    except ValidationError:
-        return None
-    if (request.kind == "escalation") != (decision.decision == "reply"):
-        return None
-    if decision.decision == "edit" and registry is not None:
-        edited = normalised_edit(registry, request, decision.args or {})
-        if edited is None:
-            return None
-        decision = decision.model_copy(update={"args": edited})
-    return decision
-
-
-def normalised_edit(
-    registry: SkillRegistry, request: ApprovalRequest, args: dict[str, Any]
-) -> dict[str, Any] | None:
-    """The edited arguments as the skill normalises them, or None if the skill
-    refuses them or they name another record than the request did."""
-    if request.skill is None:
-        return None
-    skill = registry.get(request.skill)
-    try:
-        edited = skill.executor.validate_input(args)
-    except SkillError:
-        return None
-    targets = [n for n, spec in skill.metadata.parameters.items() if spec.target]
-    if any(edited.get(n) != request.args.get(n) for n in targets):
-        return None  # an edit never moves a call onto another record
-    return edited
 
 
 def apply_decisions(
@@ -272,6 +215,15 @@ async def record_decisions(
                     detail={"approver": approver.label, "message": d.message},
                 ),
             )
+
+
+async def _refuse_approver(
+    ctx: SupportContext, state: SupportState, thread_id: str, approver: Identity | None
+) -> StateUpdate:
+    # Never for their own action: an operator named like the customer is refused too.
+    await _audit_refused(ctx, state, thread_id, approver)
+    who = approver.label if approver else "an unauthenticated caller"
+    return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
 
 
 async def _audit_refused(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from checkpoints.errors import InvalidArgument
 from skills.errors import RoleConfigError
 
 
@@ -61,3 +62,7 @@ class ModelCallTimeout(TimeoutError):
 
 class ModelDeadlineExceeded(Exception):
     """The request's time for model calls (ROLEGRAPH_REQUEST_TIMEOUT) is spent."""
+
+
+class AnswerRefused(InvalidArgument):
+    """A resume value answers no pending request, or not in a way it allows."""

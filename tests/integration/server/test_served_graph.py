@@ -248,7 +248,9 @@ async def test_a_new_turn_while_the_last_waits_for_an_operator_withdraws_it(
     assert f"thread '{tid}' is completed; there is nothing to resume" in late.stderr
     async with _client(served, operator) as client:
         approve = {"resume": {request["id"]: {"decision": "approve"}}}
-        await client.runs.wait(tid, "support", command=approve)
+        with pytest.raises(httpx.HTTPStatusError) as refused:  # nothing waits any more
+            await client.runs.wait(tid, "support", command=approve)
+        assert refused.value.response.status_code == 409
         assert (await client.threads.get_state(tid))["values"]["turn"] == 3
     assert await _approver(retail_db, request["id"]) == ("withdrawn", "customer")
     assert await order_status(retail_db.pool, customer.order) == "pending"
@@ -333,7 +335,7 @@ def _interrupt_requests(state: Any) -> list[dict[str, Any]]:
         request
         for task in state["tasks"]
         for interrupt in task.get("interrupts") or []
-        for request in interrupt["value"]
+        for request in interrupt["value"]["requests"]
     ]
 
 

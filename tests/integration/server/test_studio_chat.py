@@ -147,13 +147,13 @@ async def test_a_risky_write_still_interrupts_with_its_pending_request(
         for event, data in events
         if event == "updates" and "__interrupt__" in data
         for interrupt in data["__interrupt__"]
-        for request in interrupt["value"]
+        for request in interrupt["value"]["requests"]
     ]
     pending = [
         request
         for task in state["tasks"]
         for interrupt in task.get("interrupts") or []
-        for request in interrupt["value"]
+        for request in interrupt["value"]["requests"]
     ]
     # The confirmation question is a chat message like any answer.
     assert asking["status"] == "needs_input" and asking["question"]["kind"] == "confirm"

@@ -87,12 +87,12 @@ async def test_customers_cannot_steer_a_run(kwargs: dict[str, Any]) -> None:
     assert await _status(policy.on_run_create(ctx=ctx, value=_run(input=None, **kwargs))) == 403
 
 
-async def test_operators_resume_and_strangers_are_refused() -> None:
-    resume = _run(command={"resume": {"apr-1": {"decision": "approve"}}})
-    assert (
-        await policy.on_run_create(ctx=_ctx(OPERATOR, "threads", "create_run"), value=resume)
-        is None
-    )
+async def test_operators_resume_only_what_waits_and_strangers_are_refused() -> None:
+    operator = _ctx(OPERATOR, "threads", "create_run")
+    assert await policy.on_run_create(ctx=operator, value=_run(input={"text": "hi"})) is None
+    # No thread, so nothing waits: a resume is the client's error, not a silent no-op.
+    resume = _run(command={"resume": {"decisions": [{"type": "approve"}]}})
+    assert await _status(policy.on_run_create(ctx=operator, value=resume)) == 409
     studio = {"identity": "langgraph-studio-user", "kind": "StudioUser", "permissions": []}
     assert (
         await _status(policy.on_thread_read(ctx=_ctx(studio, "threads", "read"), value={})) == 403
