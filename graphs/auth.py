@@ -27,19 +27,17 @@ longer knows.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from langgraph.checkpoint.serde.types import INTERRUPT, RESUME
 from langgraph_sdk import Auth
 
 from checkpoints.tokens import verify_token
 from graphs.served_persistence import served_database
+from graphs.served_threads import OWNER_KEY, Checkpointed, checkpointed
 from graphs.studio import make_graph
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest
 from nodes.errors import AnswerRefused
-from nodes.hitl import requests_in
 from nodes.identity import AUTH_USER_KEY, Identity, identity_of
 from nodes.inputs import input_problem, value_problem
 from nodes.resume_value import read_answer
@@ -47,13 +45,10 @@ from nodes.resume_value import read_answer
 auth = Auth()
 
 
-OWNER_KEY = "owner"
 # Run options that would let a customer steer execution around the graph's
 # checks: time travel to an old checkpoint, breakpoints, outbound calls.
 _CUSTOMER_FORBIDDEN_RUN_OPTIONS = ("interrupt_before", "interrupt_after", "webhook")
 _CHECKPOINT_KEYS = ("checkpoint_id", "checkpoint", "checkpoint_map")
-# Thread metadata the server needs to serve a thread it forgot on restart.
-_ATTACH_KEYS = ("graph_id", "assistant_id")
 
 
 def _deny(detail: str, status: int = 403) -> Auth.exceptions.HTTPException:
@@ -90,7 +85,7 @@ async def on_thread_create(
     """Tag a new thread with its owner; re-attaching a checkpointed one restores it."""
     who = caller(ctx)
     metadata = value.setdefault("metadata", {})
-    known = await _checkpointed(value.get("thread_id"))
+    known = await checkpointed(value.get("thread_id"))
     if known is not None and not who.is_operator and known.owner != who.label:
         # As the server answers for a thread it knows: existence, not owner.
         raise _deny(f"thread {value.get('thread_id')} already exists", 409)
@@ -150,7 +145,7 @@ async def on_run_create(
     who = caller(ctx)
     kwargs = value.get("kwargs") or {}
     _refuse_unreadable(kwargs)
-    known = await _checkpointed(value.get("thread_id"))
+    known = await checkpointed(value.get("thread_id"))
     if who.is_operator:
         _refuse_turn_on_unfinished(known, kwargs, operator=True)
         await _refuse_unanswerable(known, kwargs)
@@ -200,7 +195,7 @@ def _refuse_steering(kwargs: Mapping[str, Any]) -> None:
 
 
 def _refuse_turn_on_unfinished(
-    known: _Checkpointed | None, kwargs: Mapping[str, Any], *, operator: bool
+    known: Checkpointed | None, kwargs: Mapping[str, Any], *, operator: bool
 ) -> None:
     if known is None or not known.unfinished or kwargs.get("input") is None:
         return
@@ -213,7 +208,7 @@ def _refuse_turn_on_unfinished(
     )
 
 
-async def _refuse_unanswerable(known: _Checkpointed | None, kwargs: Mapping[str, Any]) -> None:
+async def _refuse_unanswerable(known: Checkpointed | None, kwargs: Mapping[str, Any]) -> None:
     """409 for a resume of a thread that waits for no decision, 422 for one that answers
     no pending request or not as it allows (`nodes.resume_value`).
 
@@ -270,56 +265,3 @@ def _customer_input(who: Identity, given: Any) -> dict[str, Any] | None:
     if named is not None and named != who.user_id:
         raise _deny("a customer can act only for their own user id")
     return {**given, "user_id": who.user_id}
-
-
-@dataclass(frozen=True)
-class _Checkpointed:
-    """What a thread's last checkpoint in Postgres says about the thread."""
-
-    owner: str
-    """The owner's identity label; empty when the checkpoints name nobody (a
-    thread not started through this server: only an operator may attach it)."""
-    metadata: Mapping[str, Any]
-    unfinished: bool = False
-    """A turn started and has no final status yet (interrupted, or its run died)."""
-    waiting: tuple[dict[str, Any], ...] = ()
-    """The requests its interrupt asks an operator about (`nodes.hitl.requests_in`)."""
-    interrupt_ids: frozenset[str] = frozenset()
-    waits_for_operator: bool = False
-    """The unfinished turn stopped at an interrupt nobody has answered yet."""
-
-    def thread_metadata(self, *, default_owner: str) -> dict[str, Any]:
-        kept = {k: self.metadata[k] for k in _ATTACH_KEYS if isinstance(self.metadata.get(k), str)}
-        return {**kept, OWNER_KEY: self.owner or default_owner}
-
-
-async def _checkpointed(thread_id: Any) -> _Checkpointed | None:
-    """The thread's record in Postgres, or None if it has no checkpoint."""
-    if not thread_id:
-        return None
-    db = await served_database()
-    config = {"configurable": {"thread_id": str(thread_id), "checkpoint_ns": ""}}
-    snapshot = await db.checkpointer.aget_tuple(config)  # type: ignore[arg-type]
-    if snapshot is None:
-        return None
-    metadata: Mapping[str, Any] = snapshot.metadata or {}
-    owner = metadata.get(OWNER_KEY)
-    values: Mapping[str, Any] = snapshot.checkpoint.get("channel_values") or {}
-    interrupts = [
-        i for _task, channel, value in snapshot.pending_writes or () if channel == INTERRUPT
-        for i in (value if isinstance(value, list) else [value])
-    ]  # fmt: skip
-    return _Checkpointed(
-        owner=owner if isinstance(owner, str) else "",
-        metadata=metadata,
-        unfinished=bool(values.get("turn")) and not values.get("status"),
-        waiting=tuple(r for i in interrupts for r in requests_in(getattr(i, "value", None))),
-        interrupt_ids=frozenset(str(getattr(i, "id", "")) for i in interrupts),
-        waits_for_operator=_waits_for_operator(snapshot.pending_writes or []),
-    )
-
-
-def _waits_for_operator(writes: list[tuple[str, str, Any]]) -> bool:
-    # A decision already written but not yet used is a run that died (graphs.api.report).
-    channels = {channel for _, channel, _ in writes}
-    return INTERRUPT in channels and RESUME not in channels

@@ -13,6 +13,7 @@ import pytest
 from langgraph_sdk import Auth
 
 from graphs import auth as policy
+from graphs import served_threads
 from nodes.identity import Identity
 
 CUSTOMER = Identity("customer", "anya_garcia_3271")
@@ -116,8 +117,8 @@ async def test_operator_only_resources() -> None:
 def test_a_new_turn_on_an_unfinished_thread() -> None:
     """A customer's turn on a thread waiting for an operator is a change of mind (it
     withdraws what waits); on a thread whose run stopped, and for an operator, it is 409."""
-    waiting = policy._Checkpointed("customer:u", {}, unfinished=True, waits_for_operator=True)
-    stopped = policy._Checkpointed("customer:u", {}, unfinished=True)
+    waiting = policy.Checkpointed("customer:u", {}, unfinished=True, waits_for_operator=True)
+    stopped = policy.Checkpointed("customer:u", {}, unfinished=True)
     turn = {"input": {"text": "actually, don't"}}
     policy._refuse_turn_on_unfinished(waiting, turn, operator=False)
     policy._refuse_turn_on_unfinished(stopped, {"input": None}, operator=False)  # a resume
@@ -129,6 +130,6 @@ def test_a_new_turn_on_an_unfinished_thread() -> None:
 
 def test_only_an_unanswered_interrupt_waits_for_an_operator() -> None:
     asked = [("t1", "__interrupt__", [{}])]
-    assert policy._waits_for_operator(asked)
-    assert not policy._waits_for_operator([*asked, ("t1", "__resume__", {})])  # the run died
-    assert not policy._waits_for_operator([("t1", "messages", [])])
+    assert served_threads.waits_for_operator(asked)
+    assert not served_threads.waits_for_operator([*asked, ("t1", "__resume__", {})])  # the run died
+    assert not served_threads.waits_for_operator([("t1", "messages", [])])
