@@ -21,6 +21,7 @@ from psycopg_pool import AsyncConnectionPool
 from checkpoints.database import DatabaseTarget, resolve_database
 from checkpoints.migrations import MigrationSource, migrate
 from checkpoints.pool import open_pool
+from checkpoints.saver import PooledSaver, saver_concurrency
 from checkpoints.settings import DatabaseSettings, PoolSettings
 
 Pool = AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]
@@ -62,7 +63,7 @@ async def open_database(
             await migrate(conn, migrations)
         # The saver and store accept a pool; both setup() calls are idempotent
         # migrations of their own tables.
-        checkpointer = AsyncPostgresSaver(pool)
+        checkpointer = PooledSaver(pool, concurrency=saver_concurrency(pool_settings.size))
         store = AsyncPostgresStore(pool)
         await checkpointer.setup()
         await store.setup()
