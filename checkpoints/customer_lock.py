@@ -11,15 +11,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from checkpoints.opening import Pool
-from checkpoints.threads import lock_connection
+from checkpoints.threads import lock_connection, lock_slots
 
 
 @asynccontextmanager
 async def customer_lock(pool: Pool, scope: str, user_id: str) -> AsyncIterator[None]:
     """Hold (`scope`, `user_id`)'s lock for the block, waiting for other holders."""
-    conn = await lock_connection(pool)
-    try:
-        await conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"{scope}:{user_id}",))
-        yield  # closing the connection below releases the lock
-    finally:
-        await conn.close()
+    async with lock_slots(pool, "customer"):
+        conn = await lock_connection(pool)
+        try:
+            await conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"{scope}:{user_id}",))
+            yield  # closing the connection below releases the lock
+        finally:
+            await conn.close()

@@ -8,7 +8,9 @@ connection, which is what tells a crashed thread from a running one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -19,6 +21,17 @@ from checkpoints.errors import InvalidArgument
 from checkpoints.opening import Pool
 
 CONNECT_TIMEOUT_SECONDS = 10
+MAX_LOCK_CONNECTIONS = 32
+"""Lock connections one process holds at once per kind (thread locks, customer locks):
+more turns wait for a slot instead of pushing the server past its connection limit
+(the embedded server's is 100, shared with the pool and other processes)."""
+_SLOTS: weakref.WeakKeyDictionary[Pool, dict[str, asyncio.Semaphore]] = weakref.WeakKeyDictionary()
+
+
+def lock_slots(pool: Pool, kind: str) -> asyncio.Semaphore:
+    """The semaphore bounding `kind` lock connections opened for `pool` in this process."""
+    per_kind = _SLOTS.setdefault(pool, {})
+    return per_kind.setdefault(kind, asyncio.Semaphore(MAX_LOCK_CONNECTIONS))
 
 
 async def lock_connection(pool: Pool) -> psycopg.AsyncConnection[DictRow]:
@@ -38,6 +51,12 @@ async def lock_connection(pool: Pool) -> psycopg.AsyncConnection[DictRow]:
 @asynccontextmanager
 async def thread_lock(pool: Pool, thread_id: str) -> AsyncIterator[None]:
     """Hold `thread_id`'s lock for the block, or refuse at once if another process has it."""
+    async with lock_slots(pool, "thread"), _thread_lock(pool, thread_id):
+        yield
+
+
+@asynccontextmanager
+async def _thread_lock(pool: Pool, thread_id: str) -> AsyncIterator[None]:
     conn = await lock_connection(pool)
     held = False
     try:
