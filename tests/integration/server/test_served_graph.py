@@ -9,21 +9,20 @@ and the server's checkpoints are the project's, so a SIGKILL loses nothing.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import pytest
-from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
 from checkpoints.opening import Database
-from checkpoints.tokens import Conn, TokenKind, issue_token, revoke_token
-from domains.retail.storage import fetch_user
+from checkpoints.tokens import revoke_token
 from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
-from tests.integration.server.dev_server import DevServer, dev_server, langgraph_cli
+from tests.integration.server.dev_server import DevServer
+from tests.integration.server.served import client_for, token_for
 
 
 @dataclass(frozen=True)
@@ -33,38 +32,13 @@ class Customer:
     token: str
 
 
-@pytest.fixture(scope="module")
-def served(
-    retail_db: Database, db_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[DevServer]:
-    """A `langgraph dev` server over the module's seeded database."""
-    cli = langgraph_cli()
-    if cli is None:
-        pytest.skip("the langgraph CLI is not installed: pip install 'langgraph-cli[inmem]'")
-    with dev_server(cli, db_env, tmp_path_factory.mktemp("langgraph_dev")) as server:
-        yield server
-
-
-async def _token(db: Database, kind: TokenKind, subject: str) -> str:
-    async with db.pool.connection() as conn:
-        return (await issue_token(conn, kind, subject, customer_exists=_exists)).secret
-
-
-async def _exists(conn: Conn, user_id: str) -> bool:
-    return await fetch_user(conn, user_id) is not None
-
-
 async def _customer(db: Database, skip: int) -> Customer:
     user, (order,) = await user_with_orders(db.pool, "pending", skip=skip)
-    return Customer(user, order, await _token(db, "customer", user))
-
-
-def _client(server: DevServer, token: str) -> LangGraphClient:
-    return get_client(url=server.url, headers={"Authorization": f"Bearer {token}"})
+    return Customer(user, order, await token_for(db, "customer", user))
 
 
 async def test_every_request_needs_a_live_token(served: DevServer, retail_db: Database) -> None:
-    revoked = await _token(retail_db, "operator", "leaver")
+    revoked = await token_for(retail_db, "operator", "leaver")
     async with retail_db.pool.connection() as conn:
         await revoke_token(conn, revoked.split(".")[1])
     refused = [
@@ -92,7 +66,7 @@ async def test_the_impersonation_of_issue_7_fails(served: DevServer, retail_db: 
         run = {"assistant_id": "support", "input": {**attack, "user_id": victim.user_id}}
         stranger = await http.post(f"/threads/{_uuid()}/runs/wait", json=run)
         assert stranger.status_code == 401
-    async with _client(served, attacker.token) as client:
+    async with client_for(served, attacker.token) as client:
         tid = (await client.threads.create())["thread_id"]
         await _refused(
             403, client.runs.wait(tid, "support", input={**attack, "user_id": victim.user_id})
@@ -107,22 +81,22 @@ async def test_customer_reads_only_own_threads_and_only_operators_approve(
 ) -> None:
     alice = await _customer(retail_db, skip=2)
     bob = await _customer(retail_db, skip=3)
-    operator = await _token(retail_db, "operator", "olga")
-    async with _client(served, alice.token) as client:
+    operator = await token_for(retail_db, "operator", "olga")
+    async with client_for(served, alice.token) as client:
         tid = await _request_cancel(client, alice.order)
         (request,) = _interrupt_requests(await client.threads.get_state(tid))
         assert request["args"]["order_id"] == alice.order
         # Her own approval is not hers to give.
         approve = {"resume": {request["id"]: {"decision": "approve"}}}
         await _refused(403, client.runs.wait(tid, "support", command=approve))
-    async with _client(served, bob.token) as client:
+    async with client_for(served, bob.token) as client:
         await _refused(404, client.threads.get_state(tid))
         await _refused(404, client.threads.get(tid))
         assert tid not in {t["thread_id"] for t in await client.threads.search(limit=100)}
         await _refused(404, client.runs.wait(tid, "support", input={"text": "where is my order?"}))
     assert await order_status(retail_db.pool, alice.order) == "pending"
 
-    async with _client(served, operator) as client:
+    async with client_for(served, operator) as client:
         assert tid in {t["thread_id"] for t in await client.threads.search(limit=100)}
         await client.runs.wait(
             tid, "support", command={"resume": {request["id"]: {"decision": "approve"}}}
@@ -137,7 +111,7 @@ async def test_customers_cannot_edit_delete_or_use_operator_resources(
     served: DevServer, retail_db: Database
 ) -> None:
     carol = await _customer(retail_db, skip=4)
-    async with _client(served, carol.token) as client:
+    async with client_for(served, carol.token) as client:
         tid = (await client.threads.create())["thread_id"]
         await _refused(403, client.threads.update_state(tid, {"user_id": "someone_else"}))
         await _refused(403, client.threads.update(tid, metadata={"owner": "customer:someone_else"}))
@@ -152,7 +126,7 @@ async def test_customers_cannot_steer_runs_around_the_graph(
     served: DevServer, retail_db: Database
 ) -> None:
     frank = await _customer(retail_db, skip=7)
-    async with _client(served, frank.token) as client:
+    async with client_for(served, frank.token) as client:
         tid = await _request_cancel(client, frank.order)
         first = (await client.threads.get_history(tid, limit=100))[-1]["checkpoint_id"]
         ask = {"text": "where is my order?"}
@@ -193,7 +167,7 @@ async def test_server_reports_no_json_context_schema(
 ) -> None:
     # Studio builds its input form from these schemas; the pool-holding
     # context must not break that request.
-    async with _client(served, await _token(retail_db, "operator", "studio")) as client:
+    async with client_for(served, await token_for(retail_db, "operator", "studio")) as client:
         (assistant,) = await client.assistants.search(graph_id="support")
         schemas = await client.assistants.get_schemas(assistant["assistant_id"])
     assert set(schemas["input_schema"]["properties"]) == {"text", "user_id", "messages"}
@@ -205,7 +179,7 @@ async def test_a_customer_chats_in_messages_on_one_thread(
     served: DevServer, retail_db: Database
 ) -> None:
     customer = await _customer(retail_db, skip=40)
-    async with _client(served, customer.token) as client:
+    async with client_for(served, customer.token) as client:
         tid = (await client.threads.create())["thread_id"]
         for text in (f"what's the status of {customer.order}?", "thanks, and my other orders?"):
             await client.runs.wait(
@@ -223,16 +197,16 @@ async def test_a_new_turn_while_the_last_waits_for_an_operator_withdraws_it(
     served: DevServer, retail_db: Database, db_env: dict[str, str]
 ) -> None:
     customer = await _customer(retail_db, skip=41)
-    operator = await _token(retail_db, "operator", "olga")
-    async with _client(served, customer.token) as client:
+    operator = await token_for(retail_db, "operator", "olga")
+    async with client_for(served, customer.token) as client:
         tid = await _request_cancel(client, customer.order)
         (request,) = _interrupt_requests(await client.threads.get_state(tid))
-    async with _client(served, operator) as client:
+    async with client_for(served, operator) as client:
         # An operator answers the waiting turn; they do not talk over it.
         await _refused(409, client.runs.wait(tid, "support", input={"text": "hello?"}))
     assert await _approver(retail_db, request["id"]) == ("pending", None)
 
-    async with _client(served, customer.token) as client:
+    async with client_for(served, customer.token) as client:
         moved = await client.runs.wait(
             tid, "support", input={"text": f"status of {customer.order}?"}
         )
@@ -246,7 +220,7 @@ async def test_a_new_turn_while_the_last_waits_for_an_operator_withdraws_it(
     late = run_cli(db_env, "resume", tid, "--decision", "approve", "--request-id", request["id"])
     assert late.returncode == 2, late.stderr
     assert f"thread '{tid}' is completed; there is nothing to resume" in late.stderr
-    async with _client(served, operator) as client:
+    async with client_for(served, operator) as client:
         approve = {"resume": {request["id"]: {"decision": "approve"}}}
         with pytest.raises(httpx.HTTPStatusError) as refused:  # nothing waits any more
             await client.runs.wait(tid, "support", command=approve)
@@ -261,11 +235,11 @@ async def test_a_hard_killed_server_loses_no_thread(
 ) -> None:
     dave = await _customer(retail_db, skip=5)
     erin = await _customer(retail_db, skip=6)
-    operator = await _token(retail_db, "operator", "olga")
+    operator = await token_for(retail_db, "operator", "olga")
     gina = await _customer(retail_db, skip=8)
-    async with _client(served, dave.token) as client:
+    async with client_for(served, dave.token) as client:
         tid = await _request_cancel(client, dave.order)
-    async with _client(served, gina.token) as client:
+    async with client_for(served, gina.token) as client:
         gina_tid = await _request_cancel(client, gina.order)
 
     served.kill()
@@ -279,12 +253,12 @@ async def test_a_hard_killed_server_loses_no_thread(
     assert await order_status(retail_db.pool, gina.order) == "cancelled"
     # The restarted server forgot its thread records; the owner recorded in
     # Postgres decides who may attach the thread again.
-    async with _client(served, erin.token) as client:
+    async with client_for(served, erin.token) as client:
         await _refused(409, client.threads.create(thread_id=tid, if_exists="do_nothing"))
         await _refused(
             404, client.runs.wait(tid, "support", input={"text": "hi"}, if_not_exists="create")
         )
-    async with _client(served, operator) as client:
+    async with client_for(served, operator) as client:
         await client.threads.create(thread_id=tid, if_exists="do_nothing")
         (request,) = _interrupt_requests(await client.threads.get_state(tid))
         assert request["args"]["order_id"] == dave.order
@@ -293,7 +267,7 @@ async def test_a_hard_killed_server_loses_no_thread(
         )
     assert await order_status(retail_db.pool, dave.order) == "cancelled", served.log()
     assert await _approver(retail_db, request["id"]) == ("approved", "operator:olga")
-    async with _client(served, dave.token) as client:
+    async with client_for(served, dave.token) as client:
         assert (await client.threads.get_state(tid))["values"]["status"] == "completed"
 
 
@@ -349,7 +323,7 @@ async def test_unreadable_input_is_422_and_the_thread_serves_the_next_request(
     served: DevServer, retail_db: Database
 ) -> None:
     me = await _customer(retail_db, skip=30)
-    operator = await _token(retail_db, "operator", "olga-input")
+    operator = await token_for(retail_db, "operator", "olga-input")
     headers = {"Authorization": f"Bearer {me.token}"}
     async with httpx.AsyncClient(base_url=served.url, headers=headers, timeout=60) as http:
         tid = (await http.post("/threads", json={})).json()["thread_id"]

@@ -9,51 +9,25 @@ client sees, and the thread stays interrupted and answerable.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
 from checkpoints.opening import Database
-from checkpoints.tokens import Conn, TokenKind, issue_token
-from domains.retail.storage import fetch_user
 from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
-from tests.integration.server.dev_server import DevServer, dev_server, langgraph_cli
+from tests.integration.server.dev_server import DevServer
+from tests.integration.server.served import client_for, token_for
 
 CANCEL = "cancel_pending_order_v1"
-
-
-@pytest.fixture(scope="module")
-def served(
-    retail_db: Database, db_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[DevServer]:
-    cli = langgraph_cli()
-    if cli is None:
-        pytest.skip("the langgraph CLI is not installed: pip install 'langgraph-cli[inmem]'")
-    with dev_server(cli, db_env, tmp_path_factory.mktemp("langgraph_dev")) as server:
-        yield server
-
-
-async def _token(db: Database, kind: TokenKind, subject: str) -> str:
-    async def exists(conn: Conn, user_id: str) -> bool:
-        return await fetch_user(conn, user_id) is not None
-
-    async with db.pool.connection() as conn:
-        return (await issue_token(conn, kind, subject, customer_exists=exists)).secret
-
-
-def _client(server: DevServer, token: str) -> LangGraphClient:
-    return get_client(url=server.url, headers={"Authorization": f"Bearer {token}"})
 
 
 async def _waiting_cancel(served: DevServer, db: Database, skip: int) -> tuple[str, str]:
     """A customer's confirmed cancel, waiting for an operator: (thread id, order)."""
     user, (order,) = await user_with_orders(db.pool, "pending", skip=skip)
-    async with _client(served, await _token(db, "customer", user)) as client:
+    async with client_for(served, await token_for(db, "customer", user)) as client:
         tid = str((await client.threads.create())["thread_id"])
         asked = await client.runs.wait(
             tid, "support", input={"text": f"cancel {order}, ordered by mistake"}
@@ -104,7 +78,7 @@ async def test_a_generic_client_approves_with_the_langchain_schema_and_errors_ar
     served: DevServer, retail_db: Database, db_env: dict[str, str]
 ) -> None:
     tid, order = await _waiting_cancel(served, retail_db, skip=50)
-    async with _client(served, await _token(retail_db, "operator", "hitl")) as client:
+    async with client_for(served, await token_for(retail_db, "operator", "hitl")) as client:
         request = await _hitl_request(client, tid)
         # Rolegraph's own fields ride along: the operator's inbox lists the request.
         (mine,) = request["requests"]
@@ -156,7 +130,7 @@ async def test_an_edit_and_a_reject_through_the_langchain_schema(
 ) -> None:
     edited_tid, edited_order = await _waiting_cancel(served, retail_db, skip=51)
     rejected_tid, rejected_order = await _waiting_cancel(served, retail_db, skip=52)
-    async with _client(served, await _token(retail_db, "operator", "hitl")) as client:
+    async with client_for(served, await token_for(retail_db, "operator", "hitl")) as client:
         (action,) = (await _hitl_request(client, edited_tid))["action_requests"]
         edit = {
             "type": "edit",
@@ -184,10 +158,10 @@ async def test_an_escalation_is_answered_with_respond(
     served: DevServer, retail_db: Database
 ) -> None:
     user, _ = await user_with_orders(retail_db.pool, "delivered", skip=50)
-    async with _client(served, await _token(retail_db, "customer", user)) as client:
+    async with client_for(served, await token_for(retail_db, "customer", user)) as client:
         tid = str((await client.threads.create())["thread_id"])
         await client.runs.wait(tid, "support", input={"text": "我要转人工客服"})
-    async with _client(served, await _token(retail_db, "operator", "hitl")) as client:
+    async with client_for(served, await token_for(retail_db, "operator", "hitl")) as client:
         request = await _hitl_request(client, tid)
         assert [a["name"] for a in request["action_requests"]] == ["escalation"]
         assert request["review_configs"] == [

@@ -11,47 +11,20 @@ with its pending request on show.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 from langgraph_sdk.schema import StreamMode
 
 from checkpoints.opening import Database
-from checkpoints.tokens import Conn, TokenKind, issue_token
-from domains.retail.storage import fetch_user
 from tests.integration.graph.helpers import order_status, user_with_orders
-from tests.integration.server.dev_server import DevServer, dev_server, langgraph_cli
+from tests.integration.server.dev_server import DevServer
+from tests.integration.server.served import client_for, token_for
 
 CHAT_MESSAGE_TYPES = {"HumanMessage", "AIMessage"}
 """Message schemas a chat client needs in the graph's `messages` list."""
-
-
-@pytest.fixture(scope="module")
-def served(
-    retail_db: Database, db_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[DevServer]:
-    """A `langgraph dev` server over the module's seeded database."""
-    cli = langgraph_cli()
-    if cli is None:
-        pytest.skip("the langgraph CLI is not installed: pip install 'langgraph-cli[inmem]'")
-    with dev_server(cli, db_env, tmp_path_factory.mktemp("studio_chat")) as server:
-        yield server
-
-
-async def _exists(conn: Conn, user_id: str) -> bool:
-    return await fetch_user(conn, user_id) is not None
-
-
-async def _token(db: Database, kind: TokenKind, subject: str) -> str:
-    async with db.pool.connection() as conn:
-        return (await issue_token(conn, kind, subject, customer_exists=_exists)).secret
-
-
-def _client(server: DevServer, token: str) -> LangGraphClient:
-    return get_client(url=server.url, headers={"Authorization": f"Bearer {token}"})
 
 
 def _says(text: str) -> dict[str, Any]:
@@ -92,11 +65,11 @@ def _message_refs(schema: dict[str, Any]) -> set[str]:
 
 async def _customer(db: Database, skip: int) -> tuple[str, str, str]:
     user, (order,) = await user_with_orders(db.pool, "pending", skip=skip)
-    return user, order, await _token(db, "customer", user)
+    return user, order, await token_for(db, "customer", user)
 
 
 async def test_the_graph_offers_studio_a_chat(served: DevServer, retail_db: Database) -> None:
-    async with _client(served, await _token(retail_db, "operator", "studio")) as client:
+    async with client_for(served, await token_for(retail_db, "operator", "studio")) as client:
         (assistant,) = await client.assistants.search(graph_id="support")
         schemas = await client.assistants.get_schemas(assistant["assistant_id"])
     for name in ("input_schema", "output_schema", "state_schema"):
@@ -110,7 +83,7 @@ async def test_answers_stream_as_ai_messages_turn_after_turn(
     served: DevServer, retail_db: Database, modes: StreamMode | list[StreamMode]
 ) -> None:
     user, order, token = await _customer(retail_db, skip=50 if modes == "messages" else 51)
-    async with _client(served, token) as client:
+    async with client_for(served, token) as client:
         tid = (await client.threads.create())["thread_id"]
         first = await _stream(client, tid, f"what's the status of order {order}?", modes)
         second = await _stream(client, tid, "and what is in that order?", modes)
@@ -131,7 +104,7 @@ async def test_a_risky_write_still_interrupts_with_its_pending_request(
 ) -> None:
     _, order, token = await _customer(retail_db, skip=52)
     modes: list[StreamMode] = ["messages", "updates"]
-    async with _client(served, token) as client:
+    async with client_for(served, token) as client:
         tid = (await client.threads.create())["thread_id"]
         asked = await _stream(
             client, tid, f"please cancel order {order}, ordered by mistake", modes
