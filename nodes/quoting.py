@@ -102,7 +102,7 @@ def quote_data(
         return ""
     cleaned = _printable(str(text))
     kept = [s for s in _SENTENCE_END.split(cleaned) if s.strip() and not is_instruction(s)]
-    quoted = _hide_identifiers(" ".join(kept), {_norm_id(i) for i in own_ids}, shapes)
+    quoted = _hide_identifiers(" ".join(kept), {norm_id(i) for i in own_ids}, shapes)
     quoted = _SPACE.sub(" ", quoted).strip()
     return quoted if len(quoted) <= limit else quoted[: limit - 1].rstrip() + "…"
 
@@ -161,7 +161,7 @@ def ids_in(values: Iterable[object], shapes: Sequence[IdShape]) -> set[str]:
     found: set[str] = set()
     for value in values:
         if isinstance(value, str):
-            found.update(_norm_id(m.group(0)) for s in shapes for m in s.pattern.finditer(value))
+            found.update(norm_id(m.group(0)) for s in shapes for m in s.pattern.finditer(value))
         elif isinstance(value, list | tuple | set):
             found |= ids_in(value, shapes)
     return found
@@ -187,13 +187,14 @@ def _hide_identifiers(text: str, own: set[str], shapes: Sequence[IdShape]) -> st
 
 def _keep_own(own: set[str], stand_in: str) -> Callable[[re.Match[str]], str]:
     def replace(match: re.Match[str]) -> str:
-        return match.group(0) if _norm_id(match.group(0)) in own else stand_in
+        return match.group(0) if norm_id(match.group(0)) in own else stand_in
 
     return replace
 
 
-def _norm_id(value: str) -> str:
-    # Case and punctuation do not make another id: "#ln12345" is "LN-12345".
+def norm_id(value: str) -> str:
+    """One spelling per record id: case and punctuation do not make another id
+    ("#ln12345" is "LN-12345")."""
     return _NOT_ID.sub("", value).upper()
 
 

@@ -13,10 +13,10 @@ import re
 
 from nodes.contracts import FocusEntity, Plan, TaskOutcome, Understanding
 from nodes.domain import Domain
+from nodes.quoting import norm_id
 from nodes.state import FocusEntityData, SupportState, plan_of, stored
 
 MAX_FOCUS = 12
-_NOT_ID = re.compile(r"[^0-9A-Za-z]")
 
 
 def focus_of(state: SupportState) -> list[FocusEntity]:
@@ -28,9 +28,9 @@ def updated_focus(state: SupportState, domain: Domain) -> list[FocusEntityData]:
     """The focus once this turn ends: its records first, then the earlier ones."""
     turn = int(state.get("turn") or 0)
     named = [] if state.get("refusal") else _named(state, domain)
-    seen = {same_id(e.value) for e in named}
+    seen = {norm_id(e.value) for e in named}
     fresh = [e.model_copy(update={"turn": turn}) for e in named]
-    kept = [e for e in focus_of(state) if same_id(e.value) not in seen]
+    kept = [e for e in focus_of(state) if norm_id(e.value) not in seen]
     return [stored(e, FocusEntityData) for e in [*fresh, *kept][:MAX_FOCUS]]
 
 
@@ -47,13 +47,8 @@ def _named(state: SupportState, domain: Domain) -> list[FocusEntity]:
     ]
     shown = [(s, v) for v in _shown(plan_of(state), outcomes, domain) if (s := _slot_of(v, shapes))]
     for slot, value in [*mentioned, *shown]:
-        found.setdefault(same_id(value), FocusEntity(slot=slot, value=value, turn=0))
+        found.setdefault(norm_id(value), FocusEntity(slot=slot, value=value, turn=0))
     return list(found.values())
-
-
-def same_id(value: str) -> str:
-    """One spelling per record: case and punctuation do not make another id."""
-    return _NOT_ID.sub("", value).upper()
 
 
 def _shown(plan: Plan, outcomes: dict[str, TaskOutcome], domain: Domain) -> list[str]:

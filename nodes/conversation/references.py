@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from nodes.context import SupportContext
 from nodes.contracts import FocusEntity, Option, Question, Understanding
-from nodes.conversation.focus import same_id
 from nodes.conversation.questions import clarify_question
 from nodes.conversation.words import OTHER, REFERENCE, ordinal
 from nodes.domain import Domain
+from nodes.quoting import norm_id
 
 MIN_WORD = 3
 
@@ -118,5 +118,5 @@ def _has_word(lowered: str, word: str) -> bool:
 def _offered(values: Sequence[str], options: Sequence[Option]) -> list[Option]:
     """The options for `values`, in their order; a value the domain offers no option
     for is shown by its id."""
-    known = {same_id(o.value): o for o in options}
-    return [known.get(same_id(v)) or Option(value=v, label=v) for v in values]
+    known = {norm_id(o.value): o for o in options}
+    return [known.get(norm_id(v)) or Option(value=v, label=v) for v in values]
