@@ -1,0 +1,1 @@
+"""Retail intent data: the labelling rules (LABELS.md) and the generated training corpus."""

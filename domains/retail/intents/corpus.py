@@ -1,0 +1,125 @@
+"""The generated bilingual training corpus of the retail intent classifier.
+
+Templates (orders_*, service_*, hard_*) × slot values (slots) × paraphrase layers (noise),
+plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
+generator and fixed iteration orders make every call, in every process, give the same
+examples in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from domains.retail.intents import combine
+from domains.retail.intents.group import Group
+from domains.retail.intents.hard_en import HARD_EN, SMALLTALK_EN, WITHDRAW_EN
+from domains.retail.intents.hard_zh import HARD_ZH, SMALLTALK_ZH, WITHDRAW_ZH
+from domains.retail.intents.noise import paraphrase
+from domains.retail.intents.orders_en import ORDERS_EN
+from domains.retail.intents.orders_zh import ORDERS_ZH
+from domains.retail.intents.service_en import SERVICE_EN
+from domains.retail.intents.service_zh import SERVICE_ZH
+from domains.retail.intents.slots import fill
+from nodes.language import LANGS, Lang, lang_of
+
+SEED = 10_2026
+RENDERS = 6
+"""How many times each template is filled: once as written, the rest paraphrased."""
+SEVERAL = 1400
+WITHDRAWN = 350
+CHATTED = 350
+"""Per language: messages of several requests, withdrawal + request, small talk + request."""
+STANDALONE = ("bulk_modify", "out_of_scope")
+"""Labels that never join another (LABELS.md)."""
+ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic")
+"""Classes whose messages are not joined to others: they are taught on their own."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One training message: its text, its sorted labels, the class of LABELS.md it was
+    generated for ("plain" for an ordinary request) and its language (mixed is "zh")."""
+
+    text: str
+    intents: tuple[str, ...]
+    kind: str = "plain"
+    lang: Lang = "en"
+
+
+@dataclass(frozen=True)
+class Templates:
+    """One language's templates: single-clause groups, withdrawals and small-talk openers."""
+
+    lang: Lang
+    groups: tuple[Group, ...]
+    withdrawals: tuple[tuple[str, str], ...]
+    openers: tuple[str, ...]
+
+    def requests(self) -> tuple[Group, ...]:
+        """Groups of one intent that can share a message with another request."""
+        return tuple(
+            g
+            for g in self.groups
+            if len(g.intents) == 1 and g.intents[0] not in STANDALONE and g.kind not in ALONE_KINDS
+        )
+
+
+TEMPLATES: dict[Lang, Templates] = {
+    "en": Templates("en", ORDERS_EN + SERVICE_EN + HARD_EN, WITHDRAW_EN, SMALLTALK_EN),
+    "zh": Templates("zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH, WITHDRAW_ZH, SMALLTALK_ZH),
+}
+
+
+@cache
+def training_corpus() -> tuple[Example, ...]:
+    """Every training example, de-duplicated by text, in generation order."""
+    rng = random.Random(SEED)
+    seen: dict[str, Example] = {}
+    for lang in LANGS:
+        for example in generated(TEMPLATES[lang], rng):
+            earlier = seen.setdefault(example.text, example)
+            if earlier.intents != example.intents:
+                raise ValueError(
+                    f"corpus text {example.text!r} is labelled both {earlier.intents} and "
+                    f"{example.intents}; reword one of its templates"
+                )
+    return tuple(seen.values())
+
+
+def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:
+    """One language's examples: every template filled, then the joined messages."""
+    lang = templates.lang
+    for group in templates.groups:
+        for template in group.texts:
+            for render in range(RENDERS):
+                text = fill(template, lang, rng)
+                if render:
+                    text = paraphrase(text, lang, group.commands, rng)
+                yield example(text, group.intents, group.kind)
+    requests = templates.requests()
+    makers: tuple[tuple[str, int, Callable[[], combine.Clause]], ...] = (
+        ("several", SEVERAL, lambda: combine.several(requests, lang, rng)),
+        (
+            "negation_plus",
+            WITHDRAWN,
+            lambda: combine.withdrawn(templates.withdrawals, requests, lang, rng),
+        ),
+        (
+            "smalltalk_wrap",
+            CHATTED,
+            lambda: combine.chatted(templates.openers, requests, lang, rng),
+        ),
+    )
+    for kind, count, make in makers:
+        for _ in range(count):
+            text, intents = make()
+            yield example(paraphrase(text, lang, False, rng), intents, kind)
+
+
+def example(text: str, intents: Sequence[str], kind: str) -> Example:
+    """An example with its whitespace tidied and its language read from its text."""
+    tidy = " ".join(text.split())
+    return Example(tidy, tuple(sorted(intents)), kind, lang_of(tidy))

@@ -1,0 +1,141 @@
+"""Paraphrase layers over a filled template: politeness, slang, Chinese/English mixing,
+typos, dropped punctuation and letter case. None of them changes what a message asks for,
+so none changes its labels."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from nodes.language import Lang
+
+PREFIX_EN = ("hi, ", "hello, ", "hey ", "hi there! ", "excuse me, ", "quick question: ", "um, ")
+PREFIX_EN_COMMAND = ("please ", "pls ", "ok so ", "hey, ")
+SUFFIX_EN = (" please", ", thanks", " thx", " ty", ", thank you!", " :)", "!!", ", cheers")
+PREFIX_ZH = ("亲，", "你好，", "您好，", "在吗？", "那个，", "嗯，", "你好，我想问下，")
+PREFIX_ZH_COMMAND = ("麻烦", "请", "麻烦你", "帮忙")
+SUFFIX_ZH = ("，谢谢", "，谢啦", "，辛苦了", "呀", "哈", "～", "，多谢", "，急！")
+SLANG_EN = (
+    (r"\byou\b", "u"),
+    (r"\byour\b", "ur"),
+    (r"\bplease\b", "pls"),
+    (r"\bthanks\b", "thx"),
+    (r"\bwhat's\b", "whats"),
+    (r"\bwhere's\b", "wheres"),
+    (r"\bI want to\b", "i wanna"),
+    (r"\bgoing to\b", "gonna"),
+    (r"\bdon't\b", "dont"),
+    (r"\bhasn't\b", "hasnt"),
+    (r"\bbecause\b", "cuz"),
+    (r"\bare\b", "r"),
+)
+COLLOQUIAL_ZH = (("什么", "啥"), ("怎么", "咋"), ("一下", "下"), ("没有", "没"), ("了吗", "了没"))
+# The English a bilingual customer drops into a Chinese sentence ("帮我cancel一下").
+MIX_ZH = (
+    ("取消", "cancel"),
+    ("退货", "return"),
+    ("退款", "refund"),
+    ("订单", "order"),
+    ("包裹", "package"),
+    ("地址", "address"),
+    ("换货", "exchange"),
+    ("物流", "tracking"),
+    ("邮件", "email"),
+    ("邮箱", "email"),
+    ("人工客服", "human"),
+    ("付款方式", "payment"),
+    ("账户", "account"),
+    ("发货", "ship"),
+    ("状态", "status"),
+    ("价格", "price"),
+    ("尺码", "size"),
+)
+WORD = re.compile(r"(?<![\w#@_])[A-Za-z]{4,}(?![\w@_])")
+
+
+def paraphrase(text: str, lang: Lang, commands: bool, rng: random.Random) -> str:
+    """`text` through every layer, each applied to a fraction of messages."""
+    text = polite(text, lang, commands, rng)
+    if lang == "en":
+        text = slang(text, rng) if rng.random() < 0.2 else text
+        text = typos(text, rng) if rng.random() < 0.25 else text
+    else:
+        text = colloquial(text, rng) if rng.random() < 0.25 else text
+        text = mix(text, rng) if rng.random() < 0.25 else text
+    text = punctuation(text, rng)
+    return case(text, rng) if lang == "en" else text
+
+
+def polite(text: str, lang: Lang, commands: bool, rng: random.Random) -> str:
+    """A greeting or "please" before, thanks after, on some messages."""
+    prefixes: tuple[str, ...] = PREFIX_EN if lang == "en" else PREFIX_ZH
+    if commands:
+        prefixes += PREFIX_EN_COMMAND if lang == "en" else PREFIX_ZH_COMMAND
+    if rng.random() < 0.3:
+        text = rng.choice(prefixes) + text
+    if rng.random() < 0.25:
+        text = text.rstrip("?.!？。！") + rng.choice(SUFFIX_EN if lang == "en" else SUFFIX_ZH)
+    return text
+
+
+def slang(text: str, rng: random.Random) -> str:
+    """Chat spellings ("u", "pls", "wanna") for some of the words that have one."""
+    for pattern, short in SLANG_EN:
+        if rng.random() < 0.6:
+            text = re.sub(pattern, short, text, flags=re.IGNORECASE)
+    return text
+
+
+def colloquial(text: str, rng: random.Random) -> str:
+    """Spoken Chinese forms ("啥", "咋") for some of the words that have one."""
+    for formal, spoken in COLLOQUIAL_ZH:
+        if formal in text and rng.random() < 0.6:
+            text = text.replace(formal, spoken, 1)
+    return text
+
+
+def mix(text: str, rng: random.Random) -> str:
+    """One or two Chinese terms replaced by the English word for them."""
+    present = [pair for pair in MIX_ZH if pair[0] in text]
+    for zh, en in rng.sample(present, min(len(present), rng.choice((1, 1, 2)))):
+        text = text.replace(zh, en, 1)
+    return text
+
+
+def typos(text: str, rng: random.Random) -> str:
+    """Some longer plain words misspelt by a dropped, doubled or swapped letter (order ids,
+    payment ids and e-mail addresses are left alone: they hold digits, #, _ or @)."""
+
+    def slip(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if rng.random() >= 0.2:
+            return word
+        at = rng.randrange(1, len(word) - 1)
+        kind = rng.randrange(3)
+        if kind == 0:
+            return word[:at] + word[at + 1 :]
+        if kind == 1:
+            return word[:at] + word[at] + word[at:]
+        return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+
+    return WORD.sub(slip, text)
+
+
+def punctuation(text: str, rng: random.Random) -> str:
+    """The final mark dropped on some messages, every ?/! on a few more."""
+    roll = rng.random()
+    if roll < 0.25:
+        return text.rstrip("?.!？。！～")
+    if roll < 0.32:
+        return re.sub(r"[?!？！。]", "", text)
+    return text
+
+
+def case(text: str, rng: random.Random) -> str:
+    """English letter case as people type it: mostly as written or capitalised."""
+    roll = rng.random()
+    if roll < 0.45:
+        return text[:1].upper() + text[1:]
+    if roll < 0.48:
+        return text.upper()
+    return text

@@ -1,0 +1,167 @@
+"""English templates for the account, notification, policy, product, hand-off, bulk and
+out-of-scope intents."""
+
+from __future__ import annotations
+
+from domains.retail.intents.group import Group, group
+
+SERVICE_EN: tuple[Group, ...] = (
+    group(
+        "plain",
+        "update_account",
+        """
+        change my default address to {address}
+        update my account address to {address}
+        my address has changed, it's now {address}
+        please update the address on my profile to {address}
+        I moved, my new address is {address}
+        set my default shipping address to {address}
+        change the address on my account
+        update my home address in my account to {address}
+        I need to update my account details, new address {address}
+        edit my profile address: {address}
+        save {address} as my default address
+        my account still has my old address, change it to {address}
+        update my address for future orders to {address}
+        replace the address on file with {address}
+        can you change the address saved on my account
+        I'd like my default address to be {address}
+        fix the address in my account, it should be {address}
+        please record my new address {address} on my account
+        update my user profile with the address {address}
+        change my account's address
+        from now on use {address} as my address
+        new default address: {address}
+        my profile address is wrong, update it to {address}
+        I want to change my account address to {address}
+        change the default delivery address on my account
+        """,
+    ),
+    group(
+        "plain",
+        "notify",
+        """
+        email me the details
+        send me an email when {order} ships
+        please email me a summary
+        can you send me an e-mail with the order details
+        notify me when it arrives
+        send a notification to my email
+        email me at {email}
+        send the confirmation to {email}
+        let me know by email when my refund is done
+        drop me an email about {order}
+        I want an email receipt for {order}
+        email me a copy please
+        send me a notification about {order}
+        notify me by e-mail
+        shoot me an email with the tracking info
+        forward the order summary to my inbox
+        mail me the receipt for {order}
+        keep me posted by email
+        send me an update by email when it changes
+        please notify me at {email}
+        email me once it's done
+        send the details of {order} to my e-mail
+        I'd like an e-mail confirmation
+        email the invoice to {email}
+        write me an email when the {product} ships
+        send an email to me about this
+        """,
+    ),
+    group(
+        "policy",
+        "policy_question",
+        """
+        what's your return policy?
+        can I return things after 30 days?
+        how long do I have to return an item?
+        how long do refunds usually take?
+        how does cancelling an order work?
+        can I cancel an order after it ships?
+        what's the shipping time usually?
+        do you ship internationally?
+        how long does standard shipping take?
+        is there a fee for returns?
+        can I exchange an item for a different size in general?
+        what is the refund policy
+        can orders be changed after they ship?
+        what are the rules for exchanges?
+        do refunds go back to the original payment method?
+        how many days is the return window?
+        can you return opened items?
+        how do returns work here?
+        is shipping free?
+        what's the policy on late deliveries?
+        can I change the address after an order has shipped?
+        how do I cancel an order, in general?
+        are gift cards refundable?
+        can a delivered order be cancelled?
+        what happens if a package is lost?
+        how long does an exchange normally take?
+        """,
+    ),
+    group(
+        "plain",
+        "product_info",
+        """
+        is the {product} in stock?
+        what colors does the {product} come in?
+        what sizes does the {product} have?
+        how much is the {product}?
+        what's the price of the {product}
+        do you have the {product} in {option}?
+        what options are there for the {product}?
+        tell me about the {product}
+        is {option} of the {product} available?
+        what products do you sell?
+        what kinds of products do you have?
+        which {product} models do you carry
+        how much does the {product} cost in {option}
+        any {product} available right now?
+        what are the specs of the {product}
+        show me the {product} variants
+        does the {product} come in black?
+        is the {product} waterproof?
+        what storage sizes for the {product}
+        do you sell a {product}?
+        what's the cheapest {product}
+        is there a {product} with {option}?
+        details on the {product} please
+        what materials is the {product} made of
+        list the available {product} options
+        is the {product} back in stock
+        """,
+    ),
+    group(
+        "plain",
+        "human_handoff",
+        """
+        I want to talk to a human
+        let me speak to a real person
+        get me a human agent
+        can I talk to your manager?
+        transfer me to an agent
+        I need a real human, not a bot
+        connect me to customer service
+        put me through to a representative
+        agent please
+        human please
+        I want a manager
+        escalate this to a supervisor
+        can a person help me instead
+        stop, I want to speak with someone
+        let me talk to a live agent
+        is there a human I can talk to
+        I'd like to speak to a representative
+        get a person on the line
+        transfer me to a human being
+        I demand to speak to a manager
+        talk to human
+        pass me to a real agent
+        this bot is useless, get me a person
+        call a human
+        speak to someone please
+        """,
+    ),
+)
