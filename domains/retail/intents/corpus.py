@@ -1,6 +1,6 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
-Templates (orders_*, service_*, hard_*) × slot values (slots) × paraphrase layers (noise),
+Templates (orders_*, service_*, hard_*, scope_*) × slot values (slots) × paraphrase layers (noise),
 plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
@@ -15,20 +15,24 @@ from functools import cache
 
 from domains.retail.intents import combine
 from domains.retail.intents.group import Group
-from domains.retail.intents.hard_en import HARD_EN, SMALLTALK_EN, WITHDRAW_EN
-from domains.retail.intents.hard_zh import HARD_ZH, SMALLTALK_ZH, WITHDRAW_ZH
+from domains.retail.intents.hard_en import HARD_EN
+from domains.retail.intents.hard_zh import HARD_ZH
 from domains.retail.intents.noise import paraphrase
 from domains.retail.intents.orders_en import ORDERS_EN
 from domains.retail.intents.orders_zh import ORDERS_ZH
+from domains.retail.intents.scope_en import SCOPE_EN, SMALLTALK_EN, WITHDRAW_EN
+from domains.retail.intents.scope_zh import SCOPE_ZH, SMALLTALK_ZH, WITHDRAW_ZH
 from domains.retail.intents.service_en import SERVICE_EN
 from domains.retail.intents.service_zh import SERVICE_ZH
 from domains.retail.intents.slots import fill
 from nodes.language import LANGS, Lang, lang_of
 
 SEED = 10_2026
-RENDERS = 6
-"""How many times each template is filled: once as written, the rest paraphrased."""
-SEVERAL = 1400
+RENDERS = {"plain": 5}
+HARD_RENDERS = 8
+"""How many times each template is filled (once as written, the rest paraphrased): the
+hard classes more often than plain requests, as they are what the model must learn."""
+SEVERAL = 1800
 WITHDRAWN = 350
 CHATTED = 350
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
@@ -68,8 +72,8 @@ class Templates:
 
 
 TEMPLATES: dict[Lang, Templates] = {
-    "en": Templates("en", ORDERS_EN + SERVICE_EN + HARD_EN, WITHDRAW_EN, SMALLTALK_EN),
-    "zh": Templates("zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH, WITHDRAW_ZH, SMALLTALK_ZH),
+    "en": Templates("en", ORDERS_EN + SERVICE_EN + HARD_EN + SCOPE_EN, WITHDRAW_EN, SMALLTALK_EN),
+    "zh": Templates("zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH + SCOPE_ZH, WITHDRAW_ZH, SMALLTALK_ZH),
 }
 
 
@@ -94,7 +98,7 @@ def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:
     lang = templates.lang
     for group in templates.groups:
         for template in group.texts:
-            for render in range(RENDERS):
+            for render in range(RENDERS.get(group.kind, HARD_RENDERS)):
                 text = fill(template, lang, rng)
                 if render:
                     text = paraphrase(text, lang, group.commands, rng)

@@ -39,6 +39,9 @@ ORDERS_EN: tuple[Group, ...] = (
         is {order} pending or processed?
         order {order} status?
         what's the current state of my {product} order
+        tell me the status of {order}
+        I want to know what's in {order}
+        tell me what my orders are
         """,
     ),
     group(
@@ -75,6 +78,11 @@ ORDERS_EN: tuple[Group, ...] = (
         show me the shipping updates for {order}
         what's the estimated arrival of {order}
         has the courier picked up {order}? where is it now
+        tell me when {order} will arrive
+        tell me where my package is
+        I want to know when my {product} arrives
+        where's my parcel at?
+        where is the shipment right now
         """,
     ),
     group(
@@ -111,6 +119,10 @@ ORDERS_EN: tuple[Group, ...] = (
         why was {order} late?
         late delivery on {order}
         my stuff still isn't here, it's late
+        my parcel got lost, it never came
+        {order} never arrived
+        I never received my {product}
+        the package should be here by now and it isn't
         """,
     ),
     group(
@@ -275,6 +287,12 @@ ORDERS_EN: tuple[Group, ...] = (
         refund for {order} not received
         how much money am I getting back for {order}
         track my refund
+        tell me where my refund for {order} is
+        tell me how much you refunded for {order}
+        I want to know when my refund arrives
+        when will I get my money back?
+        when do I get my money back for {order}
+        where's my money for the returned {product}?
         """,
     ),
 )

@@ -43,7 +43,6 @@ ORDERS_ZH: tuple[Group, ...] = (
         """
         我的包裹到哪了？
         {order}什么时候能到？
-        {order}到哪了
         我的快递到哪儿了
         {product}什么时候送到？
         {order}预计什么时候到
@@ -67,6 +66,8 @@ ORDERS_ZH: tuple[Group, ...] = (
         {order}的运单号发我一下
         帮我追踪一下包裹
         预计到货时间是哪天
+        快递到哪儿了
+        我的件现在在哪
         """,
     ),
     group(

@@ -99,6 +99,13 @@ SERVICE_EN: tuple[Group, ...] = (
         can a delivered order be cancelled?
         what happens if a package is lost?
         how long does an exchange normally take?
+        can I return a used item?
+        can I return something I've already opened?
+        how long does a refund usually take to arrive?
+        how many days do refunds normally take?
+        can I exchange something I bought on sale?
+        is it possible to cancel an order after paying?
+        how long do I have to exchange an item?
         """,
     ),
     group(

@@ -94,8 +94,35 @@ OPTIONS_EN = (
     "size 10",
 )
 OPTIONS_ZH = ("大一号", "黑色", "M码", "蓝色款", "32GB", "小一号", "红色", "42码", "白色")
-NAMES = ("mia", "noah", "liam", "emma", "olivia", "yusuf", "sofia", "chen", "aarav")
-SURNAMES = ("garcia", "smith", "wang", "lee", "ahmed", "rossi", "kim", "li", "patel")
+NAMES = (
+    "john",
+    "jane",
+    "sara",
+    "james",
+    "mia",
+    "noah",
+    "liam",
+    "emma",
+    "olivia",
+    "yusuf",
+    "sofia",
+    "chen",
+    "aarav",
+)
+SURNAMES = (
+    "doe",
+    "brown",
+    "johnson",
+    "garcia",
+    "smith",
+    "wang",
+    "lee",
+    "ahmed",
+    "rossi",
+    "kim",
+    "li",
+    "patel",
+)
 
 
 def fill(template: str, lang: Lang, rng: random.Random) -> str:
