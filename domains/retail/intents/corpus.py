@@ -32,14 +32,37 @@ RENDERS = {"plain": 5}
 HARD_RENDERS = 8
 """How many times each template is filled (once as written, the rest paraphrased): the
 hard classes more often than plain requests, as they are what the model must learn."""
-SEVERAL = 1800
+SEVERAL = 2200
 WITHDRAWN = 350
 CHATTED = 350
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
+HARD_KINDS = (
+    "question_state",
+    "indirect",
+    "condition",
+    "withdrawal",
+    "negation_plus",
+    "several",
+    "bulk",
+    "other_customer",
+    "where_order",
+    "lateness",
+    "return_refund",
+    "refund_where",
+    "smalltalk",
+    "smalltalk_wrap",
+    "off_topic",
+    "policy",
+    "all_read",
+    "injection",
+)
+"""The classes of LABELS.md the corpus generates on purpose (an example's `kind`); the
+rest are "plain" requests and "mixed" Chinese/English ones written as such."""
 STANDALONE = ("bulk_modify", "out_of_scope")
 """Labels that never join another (LABELS.md)."""
-ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic")
-"""Classes whose messages are not joined to others: they are taught on their own."""
+ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic", "all_read")
+"""Classes whose messages are not joined to others: they are taught on their own ("show me
+all my orders" next to "cancel it" would read as a bulk change)."""
 
 
 @dataclass(frozen=True)

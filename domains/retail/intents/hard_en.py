@@ -210,6 +210,8 @@ HARD_EN: tuple[Group, ...] = (
         where exactly is my order right now?
         any idea where {order} is?
         where did my order go?
+        where's {order} now
+        {order} where is it?
         """,
     ),
     group(

@@ -185,6 +185,8 @@ HARD_ZH: tuple[Group, ...] = (
         订单{order}到哪里了
         我的订单到哪儿了
         我那个{product}的订单到哪了
+        {order}在哪
+        订单{order}在哪呢
         """,
     ),
     group(

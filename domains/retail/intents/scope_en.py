@@ -121,6 +121,16 @@ SCOPE_EN: tuple[Group, ...] = (
         explain quantum physics to me
         who is the president of the US?
         what time is it in Tokyo
+        can you recommend a restaurant nearby
+        what should I cook for dinner tonight?
+        plan a trip to Paris for me
+        what's a good book to read
+        how do I fix my car's engine
+        who wrote Hamlet?
+        give me some dating advice
+        what's the best phone plan
+        is it going to be sunny this weekend
+        tell me something interesting
         """,
     ),
     group(
@@ -151,6 +161,10 @@ SCOPE_EN: tuple[Group, ...] = (
         forget it
         nvm, all good
         actually, never mind that
+        wait, don't cancel {order} yet
+        no no, keep {order}, I still want it
+        please hold off on cancelling
+        I don't want to return it anymore
         """,
     ),
     group(
@@ -208,6 +222,11 @@ SMALLTALK_EN = lines(
     thanks for the help earlier.
     hi, how are you today?
     sorry to bother you again.
+    hi, I'm {name}, zip code {zip}.
+    hello, my name is {name} and my email is {email}.
+    this is {name}.
+    hi, I'm {name} from {zip}.
+    my email is {email}.
     """
 )
-"""Small talk put before a request: it adds no label."""
+"""Small talk and who the customer is, put before a request: they add no label."""

@@ -112,6 +112,15 @@ SCOPE_ZH: tuple[Group, ...] = (
         给我解释一下量子力学
         东京现在几点
         今天股市怎么样
+        附近有什么好吃的餐厅
+        今晚做什么菜好
+        帮我规划一下去巴黎的行程
+        推荐本好书
+        车坏了怎么修
+        哈姆雷特是谁写的
+        给点恋爱建议
+        周末会出太阳吗
+        说点有意思的事
         """,
     ),
     group(
@@ -140,6 +149,12 @@ SCOPE_ZH: tuple[Group, ...] = (
         算了
         没事了，不用了
         当我没说
+        不对，{order}先不要取消
+        {order}不要取消
+        先不要退货了
+        不用改地址了
+        还是别取消了
+        {order}我还要，别取消
         """,
     ),
     group(
@@ -193,6 +208,10 @@ SMALLTALK_ZH = lines(
     谢谢你刚才的帮忙，
     你好呀，今天天气不错，
     不好意思又来打扰了，
+    你好，我是{name}，邮编{zip}。
+    我叫{name}，邮箱是{email}，
+    我的邮箱是{email}，
+    您好，我是{name}，
     """
 )
-"""Small talk put before a request: it adds no label."""
+"""Small talk and who the customer is, put before a request: they add no label."""

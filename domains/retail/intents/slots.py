@@ -152,6 +152,10 @@ def draw(name: str, lang: Lang, rng: random.Random) -> str:
         return payment(lang, rng)
     if name == "user":
         return f"{rng.choice(NAMES)}_{rng.choice(SURNAMES)}_{rng.randrange(1000, 10000)}"
+    if name == "name":
+        return f"{rng.choice(NAMES).title()} {rng.choice(SURNAMES).title()}"
+    if name == "zip":
+        return str(rng.randrange(10000, 99999))
     if name == "email":
         return f"{rng.choice(NAMES)}.{rng.choice(SURNAMES)}{rng.randrange(10, 99)}@example.com"
     pools = {
@@ -171,6 +175,8 @@ SLOT_NAMES = (
     "option",
     "user",
     "email",
+    "name",
+    "zip",
 )
 
 

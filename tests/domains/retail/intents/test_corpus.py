@@ -11,29 +11,15 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from domains.retail.intents.corpus import STANDALONE, TEMPLATES, Example, training_corpus
+from domains.retail.intents.corpus import (
+    HARD_KINDS,
+    STANDALONE,
+    TEMPLATES,
+    Example,
+    training_corpus,
+)
 from domains.retail.understanding import INTENTS_SPEC
 
-HARD_KINDS = (
-    "question_state",
-    "indirect",
-    "condition",
-    "withdrawal",
-    "negation_plus",
-    "several",
-    "bulk",
-    "other_customer",
-    "where_order",
-    "lateness",
-    "return_refund",
-    "refund_where",
-    "smalltalk",
-    "smalltalk_wrap",
-    "off_topic",
-    "policy",
-    "all_read",
-    "injection",
-)
 DIGEST = (
     "import hashlib; from domains.retail.intents.corpus import training_corpus; "
     "print(hashlib.sha256(repr(training_corpus()).encode()).hexdigest())"
@@ -83,6 +69,11 @@ def test_labels_are_sorted_non_empty_and_standalone_ones_stand_alone() -> None:
 def test_each_hard_class_is_present_in_both_languages(kind: str) -> None:
     langs = Counter(example.lang for example in training_corpus() if example.kind == kind)
     assert langs["en"] >= 10 and langs["zh"] >= 10, langs
+
+
+def test_every_example_has_a_known_kind() -> None:
+    kinds = {example.kind for example in training_corpus()}
+    assert kinds == {*HARD_KINDS, "plain", "mixed"}
 
 
 def test_both_languages_and_mixed_chinese_english_are_present() -> None:
