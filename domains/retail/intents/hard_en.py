@@ -39,6 +39,22 @@ HARD_EN: tuple[Group, ...] = (
         did the return for the {product} get processed?
         has the address change for {order} been done?
         is the exchange for {order} complete?
+        I asked you to cancel {order} yesterday, did that go through?
+        I asked to cancel {order} earlier, is it done?
+        I requested a return for the {product} last week, any news?
+        I sent back the {product}, has the return been received?
+        the exchange I asked for, is it done?
+        the cancellation I requested for {order}, did it work?
+        what happened with my request to cancel {order}?
+        did my cancellation work?
+        is {order} already cancelled or still pending?
+        you said you'd cancel {order}, did you?
+        I changed the address on {order} yesterday, did it stick?
+        any update on the return I started for {order}?
+        did the exchange of my {product} get approved yet?
+        so was the payment on {order} switched?
+        is my return request for {order} still open?
+        just checking, was {order} cancelled?
         """,
     ),
     group(
@@ -57,6 +73,8 @@ HARD_EN: tuple[Group, ...] = (
         did u refund me for {order}
         have you refunded {order} yet?
         was the money for the {product} refunded to {payment}?
+        I returned the {product} last week, has the refund gone through?
+        you said you'd refund {order}, did you?
         """,
     ),
     group(

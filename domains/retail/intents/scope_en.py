@@ -165,6 +165,10 @@ SCOPE_EN: tuple[Group, ...] = (
         no no, keep {order}, I still want it
         please hold off on cancelling
         I don't want to return it anymore
+        I don't want to cancel it
+        I'm not asking for a return
+        I don't want a refund, it's fine
+        no exchange needed
         """,
     ),
     group(
@@ -206,6 +210,10 @@ WITHDRAW_EN = pairs(
     cancel_order | don't cancel anything
     return_items | scratch the return
     notify | no need to email me
+    cancel_order | I don't want to cancel, I just have a question
+    cancel_order | I'm not trying to cancel anything
+    return_items | I'm not returning it
+    cancel_order | I don't want to cancel
     cancel_order | don't cancel {order} after all
     return_items | I'll keep the {product}, no return
     exchange_items | forget the exchange
@@ -227,6 +235,11 @@ SMALLTALK_EN = lines(
     this is {name}.
     hi, I'm {name} from {zip}.
     my email is {email}.
+    I bought a {product} from you last month.
+    so I placed an order a couple of weeks ago.
+    I've been a customer for years.
+    I ordered a {product} recently.
     """
 )
-"""Small talk and who the customer is, put before a request: they add no label."""
+"""Small talk, who the customer is and what they bought, put before a request: they add
+no label."""

@@ -155,6 +155,10 @@ SCOPE_ZH: tuple[Group, ...] = (
         不用改地址了
         还是别取消了
         {order}我还要，别取消
+        我不是要取消
+        不是要退货
+        我不想退款，没事了
+        不需要换货
         """,
     ),
     group(
@@ -195,6 +199,9 @@ WITHDRAW_ZH = pairs(
     return_items | {product}不退了，
     exchange_items | 不换了，
     notify | 邮件就不用发了，
+    cancel_order | 我不是要取消，只是想问问，
+    return_items | 不是要退货，
+    cancel_order | 不取消，
     """
 )
 """(intents it withdraws, withdrawal) pairs that go with another request (ending in their comma)."""
@@ -212,6 +219,11 @@ SMALLTALK_ZH = lines(
     我叫{name}，邮箱是{email}，
     我的邮箱是{email}，
     您好，我是{name}，
+    我上个月在你们这买了{product}，
+    两周前下了个单，
+    我是老客户了，
+    我最近买了个{product}。
     """
 )
-"""Small talk and who the customer is, put before a request: they add no label."""
+"""Small talk, who the customer is and what they bought, put before a request: they add
+no label."""

@@ -106,6 +106,16 @@ SERVICE_EN: tuple[Group, ...] = (
         can I exchange something I bought on sale?
         is it possible to cancel an order after paying?
         how long do I have to exchange an item?
+        is it too late to cancel an order once it's shipped?
+        what happens to my refund if I cancel?
+        if I cancel an order, when do I get my money back?
+        can I return just one item from an order?
+        do I need the original box to return something?
+        are exchanges free?
+        does cancelling cost anything?
+        who pays for return shipping?
+        can I cancel part of an order?
+        what do I need to do to return an item?
         """,
     ),
     group(
