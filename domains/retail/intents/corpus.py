@@ -17,6 +17,7 @@ from domains.retail.intents import combine
 from domains.retail.intents.group import Group
 from domains.retail.intents.hard_en import HARD_EN
 from domains.retail.intents.hard_zh import HARD_ZH
+from domains.retail.intents.mixed_zh import MIXED_ZH
 from domains.retail.intents.noise import paraphrase
 from domains.retail.intents.orders_en import ORDERS_EN
 from domains.retail.intents.orders_zh import ORDERS_ZH
@@ -96,7 +97,9 @@ class Templates:
 
 TEMPLATES: dict[Lang, Templates] = {
     "en": Templates("en", ORDERS_EN + SERVICE_EN + HARD_EN + SCOPE_EN, WITHDRAW_EN, SMALLTALK_EN),
-    "zh": Templates("zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH + SCOPE_ZH, WITHDRAW_ZH, SMALLTALK_ZH),
+    "zh": Templates(
+        "zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH + MIXED_ZH + SCOPE_ZH, WITHDRAW_ZH, SMALLTALK_ZH
+    ),
 }
 
 

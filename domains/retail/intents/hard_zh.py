@@ -1,4 +1,4 @@
-"""Chinese (and mixed Chinese/English) templates for the hard classes of LABELS.md."""
+"""Chinese templates for the hard classes of LABELS.md."""
 
 from __future__ import annotations
 
@@ -258,48 +258,6 @@ HARD_ZH: tuple[Group, ...] = (
         看看我全部的订单
         我账户上一共有哪些订单
         我的订单都怎么样了
-        """,
-    ),
-    group(
-        "mixed",
-        "cancel_order",
-        """
-        帮我cancel一下{order}
-        {order}帮我cancel掉
-        这个order我不要了，cancel吧
-        """,
-    ),
-    group(
-        "mixed",
-        "track_shipment",
-        """
-        我的package到哪了
-        {order}的tracking number是多少
-        {order}的ETA是什么时候
-        """,
-    ),
-    group(
-        "mixed",
-        "return_items",
-        """
-        {product}我想return
-        帮我把{order} return掉
-        """,
-    ),
-    group(
-        "mixed",
-        "refund_status",
-        """
-        我的refund到账了吗
-        {order}的refund呢
-        """,
-    ),
-    group(
-        "mixed",
-        "modify_order",
-        """
-        {order}的address改成{address}
-        {order}的payment换成{payment}
         """,
     ),
 )

@@ -191,6 +191,14 @@ ORDERS_EN: tuple[Group, ...] = (
         send {order} to {address} instead of my old place
         change the color of the {product} in {order} to {option} since it hasn't shipped
         update the payment for my pending order to {payment}
+        {order} hasn't shipped yet, please change the {product} to {option}
+        before {order} ships, switch it to {option}
+        I just placed {order}, can the address be {address} instead
+        change the payment for {order} to {payment} before it's charged
+        my pending order {order} needs to go to {address}
+        update the item in {order} to {option}, it's still pending
+        I made a mistake on {order}, use {payment} instead
+        the order I just placed should ship to {address}
         """,
     ),
     group(
@@ -255,6 +263,14 @@ ORDERS_EN: tuple[Group, ...] = (
         exchange my delivered order {order}
         I want {option} instead of the {product} I received
         start an exchange for the {product}
+        the {product} came in the wrong size, I want to exchange it
+        I'd like the {product} I received swapped for {option}
+        I got my order {order} but want to trade the {product} for {option}
+        exchange the {product} I got last week for {option}
+        my {product} arrived, can I get {option} instead? it's delivered already
+        please swap the delivered {product} in {order} for {option}
+        I'd prefer {option}, exchange the {product} I received
+        exchange both items in {order} for {option}
         """,
     ),
     group(

@@ -158,6 +158,14 @@ ORDERS_ZH: tuple[Group, ...] = (
         改订单{order}
         {order}换个地址，{address}
         {order}的{product}颜色改成{option}，趁还没发货
+        {order}还没发货，把{product}改成{option}
+        {order}发货前帮我改成{option}
+        刚下的{order}，地址改成{address}
+        {order}的付款换成{payment}
+        待发货的{order}要寄到{address}
+        {order}还在待处理，商品改成{option}
+        {order}付款方式选错了，改用{payment}
+        刚下的单要寄到{address}
         """,
     ),
     group(
@@ -216,6 +224,14 @@ ORDERS_ZH: tuple[Group, ...] = (
         已收货的订单{order}换货
         给我换个{option}
         {product}尺码不对，换货
+        {product}收到了，尺码不对，要换货
+        收到的{product}给我换成{option}
+        {order}到了，但{product}想换成{option}
+        上周收到的{product}换成{option}
+        已经签收的{order}里的{product}换成{option}
+        我更想要{option}，把收到的{product}换了
+        {order}里两件都换成{option}
+        收到的{product}颜色不喜欢，换{option}
         """,
     ),
     group(

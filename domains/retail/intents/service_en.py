@@ -35,6 +35,10 @@ SERVICE_EN: tuple[Group, ...] = (
         my profile address is wrong, update it to {address}
         I want to change my account address to {address}
         change the default delivery address on my account
+        update my profile, I live at {address} now
+        please put {address} on my account as the default
+        change the default address in my settings to {address}
+        my account address is outdated, it's {address} now
         """,
     ),
     group(
@@ -67,6 +71,10 @@ SERVICE_EN: tuple[Group, ...] = (
         email the invoice to {email}
         write me an email when the {product} ships
         send an email to me about this
+        email me when the refund for {order} is processed
+        send me an email once {order} is delivered
+        can I get an email update on {order}
+        email me the tracking details for {order}
         """,
     ),
     group(

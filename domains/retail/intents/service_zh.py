@@ -34,6 +34,10 @@ SERVICE_ZH: tuple[Group, ...] = (
         默认地址错了，帮我更正为{address}
         请把我账户的住址改了
         我的地址变了，账户里改成{address}
+        更新一下资料，我现在住{address}
+        把{address}设成账户默认地址
+        设置里的默认地址改成{address}
+        账户里的地址过时了，现在是{address}
         """,
     ),
     group(
@@ -65,6 +69,10 @@ SERVICE_ZH: tuple[Group, ...] = (
         {product}发货了给我发邮件
         发个邮件给我
         邮件提醒我一下
+        {order}退款处理好了给我发邮件
+        {order}送达后发邮件通知我
+        {order}有更新请发邮件给我
+        把{order}的物流详情发到我邮箱
         """,
     ),
     group(
