@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +42,7 @@ def test_two_calls_and_another_process_give_the_same_corpus() -> None:
         text=True,
         check=True,
         env={**os.environ, "PYTHONHASHSEED": "12345"},
+        cwd=Path(__file__).parents[4],
     )
     assert other.stdout.strip() == digest(first)
 
@@ -143,12 +145,3 @@ def test_indirect_requests_and_conditions_are_labelled_as_the_write() -> None:
     for example in training_corpus():
         if example.kind in ("indirect", "condition"):
             assert set(example.intents) <= writes, example
-
-
-def test_typos_reach_some_english_messages() -> None:
-    texts = " ".join(e.text.lower() for e in training_corpus() if e.lang == "en")
-    words = Counter(texts.split())
-    assert words["cancel"] > 100
-    assert (
-        sum(n for word, n in words.items() if word in ("cancl", "cacnel", "canccel", "cncel")) > 0
-    )
