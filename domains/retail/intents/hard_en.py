@@ -230,6 +230,9 @@ HARD_EN: tuple[Group, ...] = (
         where did my order go?
         where's {order} now
         {order} where is it?
+        where is the order I placed last week?
+        what's going on with my order, where is it?
+        my order, where is it now?
         """,
     ),
     group(
@@ -244,6 +247,11 @@ HARD_EN: tuple[Group, ...] = (
         the {product} is delayed, what's the new delivery date?
         it should have been here yesterday, can I get the tracking number?
         was {order} late? and when does it arrive
+        my order is overdue, where is the package right now?
+        this is taking forever, what's the tracking number?
+        it's a week late, when can I expect it?
+        {order} is delayed, who is the carrier?
+        why the delay on {order} and what's the ETA
         """,
     ),
     group(
@@ -262,6 +270,11 @@ HARD_EN: tuple[Group, ...] = (
         I'd like to return {order} for a full refund
         please refund the {product}, I don't want it
         send it back and refund my {payment}
+        I want a refund, the {product} I got is broken
+        refund the {product} I received to {payment}
+        money back for {order} please, {reason}
+        I received {order} and want to get refunded
+        please refund my {product}, it was delivered yesterday
         """,
     ),
     group(
@@ -287,6 +300,16 @@ HARD_EN: tuple[Group, ...] = (
         what are all the orders on my account
         how are all my orders doing
         give me an overview of every order I have
+        can you show every order I've placed?
+        what's the state of each of my orders?
+        list every order on my account with its status
+        I want to see all of my orders
+        which of all my orders have shipped?
+        are all my orders delivered?
+        give me a list of all my past orders
+        show all my pending orders
+        what are all my open orders?
+        check all my orders for me
         """,
     ),
 )

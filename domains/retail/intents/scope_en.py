@@ -44,6 +44,16 @@ SCOPE_EN: tuple[Group, ...] = (
         cancel {order}, {order2} and the rest of my orders
         return {order} and every other order I have
         change the address on {order} and all my other orders to {address}
+        I want every single one of my orders returned
+        please apply a cancellation to all pending orders
+        go through all my orders and cancel the ones not shipped
+        swap the payment method on every order I have
+        ship all of my orders to {address} instead
+        get rid of all my orders
+        mass cancel everything on my account
+        each order of mine should go to {address}
+        change all my pending orders, use {payment}
+        cancel any order that hasn't shipped
         """,
     ),
     group(
@@ -169,6 +179,14 @@ SCOPE_EN: tuple[Group, ...] = (
         I'm not asking for a return
         I don't want a refund, it's fine
         no exchange needed
+        I don't want to return it anymore
+        no need to cancel anymore, it's fine
+        I've decided to keep the {product}
+        please stop the return
+        forget about changing the address
+        don't bother with the exchange
+        call off the cancellation
+        cancel my cancellation request, I want to keep it
         """,
     ),
     group(

@@ -124,6 +124,16 @@ SERVICE_EN: tuple[Group, ...] = (
         who pays for return shipping?
         can I cancel part of an order?
         what do I need to do to return an item?
+        do you ship to Canada?
+        how long is delivery normally?
+        what's the deadline for returns?
+        do you offer free returns?
+        what's the process for exchanging something?
+        do I get a full refund when I return an item?
+        how long before a cancelled order is refunded?
+        is there a restocking fee?
+        can I return a gift?
+        what's the warranty policy?
         """,
     ),
     group(
