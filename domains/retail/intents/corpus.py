@@ -33,7 +33,7 @@ RENDERS = {"plain": 5}
 HARD_RENDERS = 8
 """How many times each template is filled (once as written, the rest paraphrased): the
 hard classes more often than plain requests, as they are what the model must learn."""
-SEVERAL = 2200
+SEVERAL = 2000
 WITHDRAWN = 350
 CHATTED = 350
 """Per language: messages of several requests, withdrawal + request, small talk + request."""

@@ -187,6 +187,20 @@ SCOPE_EN: tuple[Group, ...] = (
         don't bother with the exchange
         call off the cancellation
         cancel my cancellation request, I want to keep it
+        don't exchange the {product}
+        I no longer want to exchange it
+        don't switch the payment on {order}
+        keep the payment method as it is
+        don't update my account address
+        no need to change my default address
+        don't modify {order}
+        please don't send me any emails
+        don't return {order}, I'm keeping it
+        I don't want to cancel {order} anymore
+        do not cancel my order
+        I won't be returning the {product}
+        no refund needed, I'll keep it
+        never mind changing {order}
         """,
     ),
     group(
