@@ -1,13 +1,15 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
-Templates (orders_*, service_*, hard_*, scope_*) × slot values (slots) × paraphrase layers (noise),
-plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
+Templates (orders_*, service_*, hard_*, scope_*, mixed_zh) × slot values (slots) × paraphrase
+layers (noise), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -117,6 +119,13 @@ def training_corpus() -> tuple[Example, ...]:
                     f"{example.intents}; reword one of its templates"
                 )
     return tuple(seen.values())
+
+
+def corpus_digest() -> str:
+    """The sha256 of every example's text and labels: the version a model trained on the
+    corpus is cached under (kinds are bookkeeping and do not change it)."""
+    rows = [(example.text, example.intents) for example in training_corpus()]
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
 
 
 def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:

@@ -3,7 +3,6 @@ LABELS.md, and teaching every hard class in both languages."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -16,19 +15,12 @@ from domains.retail.intents.corpus import (
     HARD_KINDS,
     STANDALONE,
     TEMPLATES,
-    Example,
+    corpus_digest,
     training_corpus,
 )
 from domains.retail.understanding import INTENTS_SPEC
 
-DIGEST = (
-    "import hashlib; from domains.retail.intents.corpus import training_corpus; "
-    "print(hashlib.sha256(repr(training_corpus()).encode()).hexdigest())"
-)
-
-
-def digest(examples: tuple[Example, ...]) -> str:
-    return hashlib.sha256(repr(examples).encode()).hexdigest()
+DIGEST = "from domains.retail.intents.corpus import corpus_digest; print(corpus_digest())"
 
 
 def test_two_calls_and_another_process_give_the_same_corpus() -> None:
@@ -44,7 +36,7 @@ def test_two_calls_and_another_process_give_the_same_corpus() -> None:
         env={**os.environ, "PYTHONHASHSEED": "12345"},
         cwd=Path(__file__).parents[4],
     )
-    assert other.stdout.strip() == digest(first)
+    assert other.stdout.strip() == corpus_digest()
 
 
 def test_size_is_within_bounds_and_texts_are_unique() -> None:
