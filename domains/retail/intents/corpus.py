@@ -1,6 +1,6 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
-Templates (orders_*, service_*, hard_*, scope_*, mixed_zh) × slot values (slots) × paraphrase
+Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, mixed_zh) × slot values (slots) × paraphrase
 layers (noise), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
@@ -16,13 +16,17 @@ from dataclasses import dataclass
 from functools import cache
 
 from domains.retail.intents import combine
+from domains.retail.intents.acts_en import ACTS_EN
+from domains.retail.intents.acts_zh import ACTS_ZH
 from domains.retail.intents.group import Group
-from domains.retail.intents.hard_en import HARD_EN
-from domains.retail.intents.hard_zh import HARD_ZH
 from domains.retail.intents.mixed_zh import MIXED_ZH
 from domains.retail.intents.noise import paraphrase
 from domains.retail.intents.orders_en import ORDERS_EN
 from domains.retail.intents.orders_zh import ORDERS_ZH
+from domains.retail.intents.pairs_en import PAIRS_EN
+from domains.retail.intents.pairs_zh import PAIRS_ZH
+from domains.retail.intents.returns_en import RETURNS_EN
+from domains.retail.intents.returns_zh import RETURNS_ZH
 from domains.retail.intents.scope_en import SCOPE_EN, SMALLTALK_EN, WITHDRAW_EN
 from domains.retail.intents.scope_zh import SCOPE_ZH, SMALLTALK_ZH, WITHDRAW_ZH
 from domains.retail.intents.service_en import SERVICE_EN
@@ -35,7 +39,7 @@ RENDERS = {"plain": 5}
 HARD_RENDERS = 8
 """How many times each template is filled (once as written, the rest paraphrased): the
 hard classes more often than plain requests, as they are what the model must learn."""
-SEVERAL = 2000
+SEVERAL = 1900
 WITHDRAWN = 350
 CHATTED = 350
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
@@ -98,9 +102,17 @@ class Templates:
 
 
 TEMPLATES: dict[Lang, Templates] = {
-    "en": Templates("en", ORDERS_EN + SERVICE_EN + HARD_EN + SCOPE_EN, WITHDRAW_EN, SMALLTALK_EN),
+    "en": Templates(
+        "en",
+        ORDERS_EN + RETURNS_EN + SERVICE_EN + ACTS_EN + PAIRS_EN + SCOPE_EN,
+        WITHDRAW_EN,
+        SMALLTALK_EN,
+    ),
     "zh": Templates(
-        "zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH + MIXED_ZH + SCOPE_ZH, WITHDRAW_ZH, SMALLTALK_ZH
+        "zh",
+        ORDERS_ZH + RETURNS_ZH + SERVICE_ZH + ACTS_ZH + PAIRS_ZH + MIXED_ZH + SCOPE_ZH,
+        WITHDRAW_ZH,
+        SMALLTALK_ZH,
     ),
 }
 

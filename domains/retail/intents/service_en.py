@@ -166,6 +166,16 @@ SERVICE_EN: tuple[Group, ...] = (
         what materials is the {product} made of
         list the available {product} options
         is the {product} back in stock
+        I'm looking for a {product}, what do you have?
+        which {product} would you recommend?
+        how heavy is the {product}?
+        what's the difference between the {product} options?
+        do you carry {option} for the {product}?
+        is the {product} still available in {option}?
+        what brands of {product} do you sell
+        how big is the {product}
+        any discounts on the {product}?
+        compare the {product} models for me
         """,
     ),
     group(
@@ -197,6 +207,16 @@ SERVICE_EN: tuple[Group, ...] = (
         this bot is useless, get me a person
         call a human
         speak to someone please
+        I'd rather deal with a person
+        can someone from your team call me?
+        hand me over to customer support
+        I want to file a complaint with a person
+        let me talk to a real support agent
+        get me your supervisor
+        I need human help with this
+        please connect me to a live person
+        is anyone there? a real human?
+        I'm done with the bot, agent now
         """,
     ),
 )

@@ -164,6 +164,16 @@ SERVICE_ZH: tuple[Group, ...] = (
         {product}是什么材质的
         列一下{product}的可选配置
         {product}补货了吗
+        想买个{product}，你们有哪些
+        推荐哪款{product}
+        {product}重不重
+        {product}几个款式有什么区别
+        {product}有没有{option}的
+        {option}的{product}现在还能买吗
+        {product}有哪些牌子
+        {product}尺寸多大
+        {product}有优惠吗
+        帮我对比一下几款{product}
         """,
     ),
     group(
@@ -196,6 +206,16 @@ SERVICE_ZH: tuple[Group, ...] = (
         我要找人工处理
         我想和人工客服聊
         能不能让客服本人来处理
+        我还是想找人处理
+        能让你们的工作人员给我打电话吗
+        帮我转到客服部门
+        我要找人投诉
+        让真正的客服来
+        叫你们主管来
+        这个问题我需要人工帮忙
+        请给我接通人工
+        有真人在吗
+        不跟机器人聊了，转人工
         """,
     ),
 )
