@@ -25,7 +25,7 @@ JOIN_QUESTION = {
 }
 # After a withdrawal, before a command / before a question.
 AFTER_WITHDRAWAL = {
-    "en": (", just ", ". ", ", instead ", " - ", ". Instead, "),
+    "en": (". ", ", instead ", " - ", ". Instead, ", "; "),
     "zh": ("，", "。", "，就"),
 }
 AFTER_WITHDRAWAL_Q = {"en": (". ", ", but ", " - "), "zh": ("，", "。", "，我就想问")}
@@ -42,10 +42,10 @@ def clause(group: Group, lang: Lang, rng: random.Random) -> Clause:
 
 def several(groups: Sequence[Group], lang: Lang, rng: random.Random) -> Clause:
     """Two or three requests of different intents in one message: the union of their labels."""
-    picked: list[Group] = []
-    for _ in range(rng.choice((2, 2, 2, 3))):
-        taken = {intent for chosen in picked for intent in chosen.intents}
-        picked.append(rng.choice([g for g in groups if not taken & set(g.intents)]))
+    names = sorted({intent for group in groups for intent in group.intents})
+    # Intent first, then one of its groups: writes have more groups than reads.
+    chosen = rng.sample(names, rng.choice((2, 2, 2, 3)))
+    picked = [rng.choice([g for g in groups if want in g.intents]) for want in chosen]
     text, intents = clause(picked[0], lang, rng)
     labels = set(intents)
     for following in picked[1:]:
@@ -77,6 +77,7 @@ def chatted(
     """Small talk before a request, or thanks after it: the request's labels."""
     text, intents = clause(rng.choice(groups), lang, rng)
     if rng.random() < 0.6:
-        return rng.choice(openers) + (" " if lang == "en" else "") + text, intents
+        opener = fill(rng.choice(openers), lang, rng)
+        return opener + (" " if lang == "en" else "") + text, intents
     end = "" if text[-1:] in "?.!？。！" else ("." if lang == "en" else "。")
     return text + end + rng.choice(SEND_OFF[lang]), intents

@@ -1,41 +1,75 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
-Templates (orders_*, service_*, hard_*) × slot values (slots) × paraphrase layers (noise),
-plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
+Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, mixed_zh) × slot values (slots) × paraphrase
+layers (noise), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from domains.retail.intents import combine
+from domains.retail.intents.acts_en import ACTS_EN
+from domains.retail.intents.acts_zh import ACTS_ZH
 from domains.retail.intents.group import Group
-from domains.retail.intents.hard_en import HARD_EN, SMALLTALK_EN, WITHDRAW_EN
-from domains.retail.intents.hard_zh import HARD_ZH, SMALLTALK_ZH, WITHDRAW_ZH
+from domains.retail.intents.mixed_zh import MIXED_ZH
 from domains.retail.intents.noise import paraphrase
 from domains.retail.intents.orders_en import ORDERS_EN
 from domains.retail.intents.orders_zh import ORDERS_ZH
+from domains.retail.intents.pairs_en import PAIRS_EN
+from domains.retail.intents.pairs_zh import PAIRS_ZH
+from domains.retail.intents.returns_en import RETURNS_EN
+from domains.retail.intents.returns_zh import RETURNS_ZH
+from domains.retail.intents.scope_en import SCOPE_EN, SMALLTALK_EN, WITHDRAW_EN
+from domains.retail.intents.scope_zh import SCOPE_ZH, SMALLTALK_ZH, WITHDRAW_ZH
 from domains.retail.intents.service_en import SERVICE_EN
 from domains.retail.intents.service_zh import SERVICE_ZH
 from domains.retail.intents.slots import fill
 from nodes.language import LANGS, Lang, lang_of
 
 SEED = 10_2026
-RENDERS = 6
-"""How many times each template is filled: once as written, the rest paraphrased."""
-SEVERAL = 1400
+RENDERS = {"plain": 5}
+HARD_RENDERS = 8
+"""How many times each template is filled (once as written, the rest paraphrased): the
+hard classes more often than plain requests, as they are what the model must learn."""
+SEVERAL = 1900
 WITHDRAWN = 350
 CHATTED = 350
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
+HARD_KINDS = (
+    "question_state",
+    "indirect",
+    "condition",
+    "withdrawal",
+    "negation_plus",
+    "several",
+    "bulk",
+    "other_customer",
+    "where_order",
+    "lateness",
+    "return_refund",
+    "refund_where",
+    "smalltalk",
+    "smalltalk_wrap",
+    "off_topic",
+    "policy",
+    "all_read",
+    "injection",
+)
+"""The classes of LABELS.md the corpus generates on purpose (an example's `kind`); the
+rest are "plain" requests and "mixed" Chinese/English ones written as such."""
 STANDALONE = ("bulk_modify", "out_of_scope")
 """Labels that never join another (LABELS.md)."""
-ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic")
-"""Classes whose messages are not joined to others: they are taught on their own."""
+ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic", "all_read")
+"""Classes whose messages are not joined to others: they are taught on their own ("show me
+all my orders" next to "cancel it" would read as a bulk change)."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +102,18 @@ class Templates:
 
 
 TEMPLATES: dict[Lang, Templates] = {
-    "en": Templates("en", ORDERS_EN + SERVICE_EN + HARD_EN, WITHDRAW_EN, SMALLTALK_EN),
-    "zh": Templates("zh", ORDERS_ZH + SERVICE_ZH + HARD_ZH, WITHDRAW_ZH, SMALLTALK_ZH),
+    "en": Templates(
+        "en",
+        ORDERS_EN + RETURNS_EN + SERVICE_EN + ACTS_EN + PAIRS_EN + SCOPE_EN,
+        WITHDRAW_EN,
+        SMALLTALK_EN,
+    ),
+    "zh": Templates(
+        "zh",
+        ORDERS_ZH + RETURNS_ZH + SERVICE_ZH + ACTS_ZH + PAIRS_ZH + MIXED_ZH + SCOPE_ZH,
+        WITHDRAW_ZH,
+        SMALLTALK_ZH,
+    ),
 }
 
 
@@ -89,12 +133,19 @@ def training_corpus() -> tuple[Example, ...]:
     return tuple(seen.values())
 
 
+def corpus_digest() -> str:
+    """The sha256 of every example's text and labels: the version a model trained on the
+    corpus is cached under (kinds are bookkeeping and do not change it)."""
+    rows = [(example.text, example.intents) for example in training_corpus()]
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
+
+
 def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:
     """One language's examples: every template filled, then the joined messages."""
     lang = templates.lang
     for group in templates.groups:
         for template in group.texts:
-            for render in range(RENDERS):
+            for render in range(RENDERS.get(group.kind, HARD_RENDERS)):
                 text = fill(template, lang, rng)
                 if render:
                     text = paraphrase(text, lang, group.commands, rng)

@@ -108,7 +108,7 @@ def typos(text: str, rng: random.Random) -> str:
 
     def slip(match: re.Match[str]) -> str:
         word = match.group(0)
-        if rng.random() >= 0.2:
+        if rng.random() >= 0.12:
             return word
         at = rng.randrange(1, len(word) - 1)
         kind = rng.randrange(3)

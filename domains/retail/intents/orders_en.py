@@ -1,4 +1,5 @@
-"""English templates for ordinary single-intent requests about orders, one group per intent."""
+"""English templates for ordinary requests about an order on its way: its status, tracking,
+lateness, cancelling and changing it; one group per intent."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ ORDERS_EN: tuple[Group, ...] = (
         is {order} pending or processed?
         order {order} status?
         what's the current state of my {product} order
+        tell me the status of {order}
+        I want to know what's in {order}
+        tell me what my orders are
         """,
     ),
     group(
@@ -75,6 +79,15 @@ ORDERS_EN: tuple[Group, ...] = (
         show me the shipping updates for {order}
         what's the estimated arrival of {order}
         has the courier picked up {order}? where is it now
+        tell me when {order} will arrive
+        tell me where my package is
+        I want to know when my {product} arrives
+        where's my parcel at?
+        where is the shipment right now
+        which courier has my {product}?
+        what city is my package in now?
+        can you check the delivery status of {order}
+        what day will {order} be delivered?
         """,
     ),
     group(
@@ -111,6 +124,16 @@ ORDERS_EN: tuple[Group, ...] = (
         why was {order} late?
         late delivery on {order}
         my stuff still isn't here, it's late
+        my parcel got lost, it never came
+        {order} never arrived
+        I never received my {product}
+        the package should be here by now and it isn't
+        the courier is days behind on {order}
+        my delivery keeps getting pushed back
+        I was promised it by the weekend, still nothing
+        {order} is stuck in transit for a week now
+        why does shipping take so long for {order}
+        it's past the delivery window for my {product}
         """,
     ),
     group(
@@ -179,102 +202,14 @@ ORDERS_EN: tuple[Group, ...] = (
         send {order} to {address} instead of my old place
         change the color of the {product} in {order} to {option} since it hasn't shipped
         update the payment for my pending order to {payment}
-        """,
-    ),
-    group(
-        "plain",
-        "return_items",
-        """
-        I want to return {order}
-        return the {product} from {order}
-        please return order {order}, {reason}
-        I'd like to return the {product}
-        return {order}
-        start a return for {order}
-        I need to send back the {product}
-        send the {product} back, {reason}
-        return the items in {order} to {payment}
-        return {order} and refund it to {payment}
-        I want to return my {product} because {reason}
-        return everything in order {order}
-        the {product} from {order} is broken, I want to return it
-        please process a return for order {order}
-        I received {order} but {reason}, return it
-        return the {product} and give me my money back
-        take back the {product} from {order}
-        I'd like a return on {order}
-        set up a return for the {product} I got
-        return it, {reason}
-        I want to send {order} back
-        return the delivered order {order}
-        return the {product} and the other item in {order}
-        I got the {product} and {reason}, I want to return it
-        please arrange a return for {order}
-        return the {product} to my original payment method
-        """,
-    ),
-    group(
-        "plain",
-        "exchange_items",
-        """
-        exchange the {product} in {order} for {option}
-        I want to exchange my {product} for {option}
-        swap the {product} for {option}
-        can I get {option} of the {product} instead, I received the wrong one
-        exchange {order}
-        I'd like to exchange the items in {order}
-        exchange the {product}, {reason}
-        please exchange the {product} from {order} for {option}
-        the {product} I received doesn't fit, exchange it for {option}
-        I want a different {product}, {option}
-        swap it for {option}
-        exchange it for {option}
-        trade the {product} in {order} for {option}
-        exchange the delivered {product} for {option}
-        I got the {product} but want {option}, exchange please
-        replace my {product} with {option}
-        exchange order {order} items for {option}
-        do an exchange on {order}: {option}
-        I'd like to swap my {product} for another model
-        exchange the {product} for the same one in {option}
-        I need to exchange {order} because {reason}
-        the {product} arrived in the wrong colour, exchange it for {option}
-        swap the {product} I got for {option}
-        exchange my delivered order {order}
-        I want {option} instead of the {product} I received
-        start an exchange for the {product}
-        """,
-    ),
-    group(
-        "plain",
-        "refund_status",
-        """
-        where is my refund?
-        where's my refund for {order}?
-        when will I get my refund?
-        when will the refund for {order} arrive?
-        how much was refunded for {order}?
-        how much did you refund me?
-        which card did my refund go to?
-        has my refund been processed?
-        status of my refund
-        refund status for {order}
-        I haven't received my refund yet
-        where did the money for {order} go?
-        did the refund for {order} go through?
-        when does the refund hit my account
-        is my refund on the way?
-        check my refund for {order}
-        I'm still waiting for the refund on {order}
-        when will I see the money back for the {product}
-        what's happening with my refund
-        how long until my refund for {order} shows up
-        was the refund sent to {payment}?
-        my refund hasn't arrived
-        is the refund for the {product} done?
-        refund for {order} not received
-        how much money am I getting back for {order}
-        track my refund
+        {order} hasn't shipped yet, please change the {product} to {option}
+        before {order} ships, switch it to {option}
+        I just placed {order}, can the address be {address} instead
+        change the payment for {order} to {payment} before it's charged
+        my pending order {order} needs to go to {address}
+        update the item in {order} to {option}, it's still pending
+        I made a mistake on {order}, use {payment} instead
+        the order I just placed should ship to {address}
         """,
     ),
 )

@@ -1,4 +1,5 @@
-"""Chinese templates for ordinary single-intent requests about orders, one group per intent."""
+"""Chinese templates for ordinary requests about an order on its way: its status, tracking,
+lateness, cancelling and changing it; one group per intent."""
 
 from __future__ import annotations
 
@@ -43,7 +44,6 @@ ORDERS_ZH: tuple[Group, ...] = (
         """
         我的包裹到哪了？
         {order}什么时候能到？
-        {order}到哪了
         我的快递到哪儿了
         {product}什么时候送到？
         {order}预计什么时候到
@@ -67,6 +67,12 @@ ORDERS_ZH: tuple[Group, ...] = (
         {order}的运单号发我一下
         帮我追踪一下包裹
         预计到货时间是哪天
+        快递到哪儿了
+        我的件现在在哪
+        {product}是哪个快递在送
+        包裹现在到哪个城市了
+        帮我查下{order}的配送进度
+        {order}哪天送到
         """,
     ),
     group(
@@ -97,6 +103,12 @@ ORDERS_ZH: tuple[Group, ...] = (
         货怎么还没到，都超时了
         说好三天到呢？
         {order}到现在都没送来，太慢了
+        {order}的快递拖了好几天了
+        送货时间一拖再拖
+        说好周末前到，现在还没影
+        {order}在路上卡了一个星期
+        {order}怎么运这么久
+        {product}已经过了配送时间了
         """,
     ),
     group(
@@ -157,94 +169,14 @@ ORDERS_ZH: tuple[Group, ...] = (
         改订单{order}
         {order}换个地址，{address}
         {order}的{product}颜色改成{option}，趁还没发货
-        """,
-    ),
-    group(
-        "plain",
-        "return_items",
-        """
-        我要退货，订单{order}
-        把{order}里的{product}退了
-        订单{order}退货，{reason}
-        我想退掉{product}
-        退{order}
-        给{order}办个退货
-        {product}我要退回去
-        {product}退回去，{reason}
-        {order}退货，钱退到{payment}
-        {product}{reason}，我要退货
-        订单{order}里的东西全部退掉
-        {order}的{product}坏了，我要退
-        麻烦处理一下{order}的退货
-        收到{order}了但是{reason}，退了吧
-        {product}退掉，把钱还给我
-        申请退货：{order}
-        我收到的{product}要退
-        退货{order}
-        {order}我要退
-        {product}和{order}里另一件都退了
-        帮我退掉已签收的{order}
-        收到的{product}不满意，退货
-        {order}退回原支付方式
-        东西到了，想退
-        """,
-    ),
-    group(
-        "plain",
-        "exchange_items",
-        """
-        把{order}里的{product}换成{option}
-        我想把{product}换成{option}
-        {product}换个{option}
-        收到的{product}不对，换成{option}
-        {order}换货
-        我要给{order}换货
-        {product}换货，{reason}
-        {order}里的{product}帮我换成{option}
-        收到的{product}不合适，换成{option}
-        {product}换一个别的型号
-        换成{option}吧
-        {order}的{product}调换成{option}
-        已签收的{product}换成{option}
-        收到了{product}但我想要{option}，换一下
-        申请换货：{order}
-        {order}因为{reason}要换货
-        {product}颜色发错了，换成{option}
-        我想换一个{option}的{product}
-        把收到的{product}换成{option}
-        已收货的订单{order}换货
-        给我换个{option}
-        {product}尺码不对，换货
-        """,
-    ),
-    group(
-        "plain",
-        "refund_status",
-        """
-        我的退款呢？
-        {order}的退款到哪了？
-        退款什么时候到账？
-        {order}的退款什么时候到
-        {order}退了多少钱？
-        退款退到哪张卡了？
-        退款处理了吗？
-        查一下退款进度
-        {order}的退款状态
-        我还没收到退款
-        {order}的钱退到哪里了
-        {order}的退款到账了没
-        退款什么时候能到我账户
-        退款在路上了吗
-        帮我查一下{order}的退款
-        {order}的退款我还在等
-        {product}的钱什么时候退回来
-        退款怎么还没到
-        {order}退款多久能到
-        退款退回{payment}了吗
-        退款一直没到账
-        {product}的退款好了吗
-        {order}能退多少钱
-        退款进度查询
+        {order}还没发货，把{product}改成{option}
+        {order}发货前帮我改成{option}
+        刚下的{order}，地址改成{address}
+        {order}的付款换成{payment}
+        待发货的{order}要寄到{address}
+        {order}还在待处理，商品改成{option}
+        {order}付款方式选错了，改用{payment}
+        刚下的单要寄到{address}
         """,
     ),
 )

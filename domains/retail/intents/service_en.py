@@ -35,6 +35,10 @@ SERVICE_EN: tuple[Group, ...] = (
         my profile address is wrong, update it to {address}
         I want to change my account address to {address}
         change the default delivery address on my account
+        update my profile, I live at {address} now
+        please put {address} on my account as the default
+        change the default address in my settings to {address}
+        my account address is outdated, it's {address} now
         """,
     ),
     group(
@@ -67,6 +71,10 @@ SERVICE_EN: tuple[Group, ...] = (
         email the invoice to {email}
         write me an email when the {product} ships
         send an email to me about this
+        email me when the refund for {order} is processed
+        send me an email once {order} is delivered
+        can I get an email update on {order}
+        email me the tracking details for {order}
         """,
     ),
     group(
@@ -99,6 +107,33 @@ SERVICE_EN: tuple[Group, ...] = (
         can a delivered order be cancelled?
         what happens if a package is lost?
         how long does an exchange normally take?
+        can I return a used item?
+        can I return something I've already opened?
+        how long does a refund usually take to arrive?
+        how many days do refunds normally take?
+        can I exchange something I bought on sale?
+        is it possible to cancel an order after paying?
+        how long do I have to exchange an item?
+        is it too late to cancel an order once it's shipped?
+        what happens to my refund if I cancel?
+        if I cancel an order, when do I get my money back?
+        can I return just one item from an order?
+        do I need the original box to return something?
+        are exchanges free?
+        does cancelling cost anything?
+        who pays for return shipping?
+        can I cancel part of an order?
+        what do I need to do to return an item?
+        do you ship to Canada?
+        how long is delivery normally?
+        what's the deadline for returns?
+        do you offer free returns?
+        what's the process for exchanging something?
+        do I get a full refund when I return an item?
+        how long before a cancelled order is refunded?
+        is there a restocking fee?
+        can I return a gift?
+        what's the warranty policy?
         """,
     ),
     group(
@@ -131,6 +166,16 @@ SERVICE_EN: tuple[Group, ...] = (
         what materials is the {product} made of
         list the available {product} options
         is the {product} back in stock
+        I'm looking for a {product}, what do you have?
+        which {product} would you recommend?
+        how heavy is the {product}?
+        what's the difference between the {product} options?
+        do you carry {option} for the {product}?
+        is the {product} still available in {option}?
+        what brands of {product} do you sell
+        how big is the {product}
+        any discounts on the {product}?
+        compare the {product} models for me
         """,
     ),
     group(
@@ -162,6 +207,16 @@ SERVICE_EN: tuple[Group, ...] = (
         this bot is useless, get me a person
         call a human
         speak to someone please
+        I'd rather deal with a person
+        can someone from your team call me?
+        hand me over to customer support
+        I want to file a complaint with a person
+        let me talk to a real support agent
+        get me your supervisor
+        I need human help with this
+        please connect me to a live person
+        is anyone there? a real human?
+        I'm done with the bot, agent now
         """,
     ),
 )

@@ -94,8 +94,35 @@ OPTIONS_EN = (
     "size 10",
 )
 OPTIONS_ZH = ("大一号", "黑色", "M码", "蓝色款", "32GB", "小一号", "红色", "42码", "白色")
-NAMES = ("mia", "noah", "liam", "emma", "olivia", "yusuf", "sofia", "chen", "aarav")
-SURNAMES = ("garcia", "smith", "wang", "lee", "ahmed", "rossi", "kim", "li", "patel")
+NAMES = (
+    "john",
+    "jane",
+    "sara",
+    "james",
+    "mia",
+    "noah",
+    "liam",
+    "emma",
+    "olivia",
+    "yusuf",
+    "sofia",
+    "chen",
+    "aarav",
+)
+SURNAMES = (
+    "doe",
+    "brown",
+    "johnson",
+    "garcia",
+    "smith",
+    "wang",
+    "lee",
+    "ahmed",
+    "rossi",
+    "kim",
+    "li",
+    "patel",
+)
 
 
 def fill(template: str, lang: Lang, rng: random.Random) -> str:
@@ -125,6 +152,10 @@ def draw(name: str, lang: Lang, rng: random.Random) -> str:
         return payment(lang, rng)
     if name == "user":
         return f"{rng.choice(NAMES)}_{rng.choice(SURNAMES)}_{rng.randrange(1000, 10000)}"
+    if name == "name":
+        return f"{rng.choice(NAMES).title()} {rng.choice(SURNAMES).title()}"
+    if name == "zip":
+        return str(rng.randrange(10000, 99999))
     if name == "email":
         return f"{rng.choice(NAMES)}.{rng.choice(SURNAMES)}{rng.randrange(10, 99)}@example.com"
     pools = {
@@ -144,6 +175,8 @@ SLOT_NAMES = (
     "option",
     "user",
     "email",
+    "name",
+    "zip",
 )
 
 

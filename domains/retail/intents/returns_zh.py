@@ -1,0 +1,105 @@
+"""Chinese templates for ordinary requests about a delivered order: returns, exchanges and
+where a refund stands; one group per intent."""
+
+from __future__ import annotations
+
+from domains.retail.intents.group import Group, group
+
+RETURNS_ZH: tuple[Group, ...] = (
+    group(
+        "plain",
+        "return_items",
+        """
+        我要退货，订单{order}
+        把{order}里的{product}退了
+        订单{order}退货，{reason}
+        我想退掉{product}
+        退{order}
+        给{order}办个退货
+        {product}我要退回去
+        {product}退回去，{reason}
+        {order}退货，钱退到{payment}
+        {product}{reason}，我要退货
+        订单{order}里的东西全部退掉
+        {order}的{product}坏了，我要退
+        麻烦处理一下{order}的退货
+        收到{order}了但是{reason}，退了吧
+        {product}退掉，把钱还给我
+        申请退货：{order}
+        我收到的{product}要退
+        退货{order}
+        {order}我要退
+        {product}和{order}里另一件都退了
+        帮我退掉已签收的{order}
+        收到的{product}不满意，退货
+        {order}退回原支付方式
+        东西到了，想退
+        """,
+    ),
+    group(
+        "plain",
+        "exchange_items",
+        """
+        把{order}里的{product}换成{option}
+        我想把{product}换成{option}
+        {product}换个{option}
+        收到的{product}不对，换成{option}
+        {order}换货
+        我要给{order}换货
+        {product}换货，{reason}
+        {order}里的{product}帮我换成{option}
+        收到的{product}不合适，换成{option}
+        {product}换一个别的型号
+        换成{option}吧
+        {order}的{product}调换成{option}
+        已签收的{product}换成{option}
+        收到了{product}但我想要{option}，换一下
+        申请换货：{order}
+        {order}因为{reason}要换货
+        {product}颜色发错了，换成{option}
+        我想换一个{option}的{product}
+        把收到的{product}换成{option}
+        已收货的订单{order}换货
+        给我换个{option}
+        {product}尺码不对，换货
+        {product}收到了，尺码不对，要换货
+        收到的{product}给我换成{option}
+        {order}到了，但{product}想换成{option}
+        上周收到的{product}换成{option}
+        已经签收的{order}里的{product}换成{option}
+        我更想要{option}，把收到的{product}换了
+        {order}里两件都换成{option}
+        收到的{product}颜色不喜欢，换{option}
+        """,
+    ),
+    group(
+        "plain",
+        "refund_status",
+        """
+        我的退款呢？
+        {order}的退款到哪了？
+        退款什么时候到账？
+        {order}的退款什么时候到
+        {order}退了多少钱？
+        退款退到哪张卡了？
+        退款处理了吗？
+        查一下退款进度
+        {order}的退款状态
+        我还没收到退款
+        {order}的钱退到哪里了
+        {order}的退款到账了没
+        退款什么时候能到我账户
+        退款在路上了吗
+        帮我查一下{order}的退款
+        {order}的退款我还在等
+        {product}的钱什么时候退回来
+        退款怎么还没到
+        {order}退款多久能到
+        退款退回{payment}了吗
+        退款一直没到账
+        {product}的退款好了吗
+        {order}能退多少钱
+        退款进度查询
+        """,
+    ),
+)
