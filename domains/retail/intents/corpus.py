@@ -32,6 +32,15 @@ from domains.retail.intents.scope_zh import SCOPE_ZH, SMALLTALK_ZH, WITHDRAW_ZH
 from domains.retail.intents.service_en import SERVICE_EN
 from domains.retail.intents.service_zh import SERVICE_ZH
 from domains.retail.intents.slots import fill
+from domains.retail.intents.withdrawals import (
+    ACTIONS_EN,
+    ACTIONS_ZH,
+    FRAMES_EN,
+    FRAMES_ZH,
+    WITHDRAWALS_EN,
+    WITHDRAWALS_ZH,
+    as_pairs,
+)
 from nodes.language import LANGS, Lang, lang_of
 
 SEED = 10_2026
@@ -39,7 +48,7 @@ RENDERS = {"plain": 5}
 HARD_RENDERS = 8
 """How many times each template is filled (once as written, the rest paraphrased): the
 hard classes more often than plain requests, as they are what the model must learn."""
-SEVERAL = 1900
+SEVERAL = 1750
 WITHDRAWN = 350
 CHATTED = 350
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
@@ -104,14 +113,21 @@ class Templates:
 TEMPLATES: dict[Lang, Templates] = {
     "en": Templates(
         "en",
-        ORDERS_EN + RETURNS_EN + SERVICE_EN + ACTS_EN + PAIRS_EN + SCOPE_EN,
-        WITHDRAW_EN,
+        ORDERS_EN + RETURNS_EN + SERVICE_EN + ACTS_EN + PAIRS_EN + SCOPE_EN + (WITHDRAWALS_EN,),
+        WITHDRAW_EN + as_pairs(FRAMES_EN, ACTIONS_EN),
         SMALLTALK_EN,
     ),
     "zh": Templates(
         "zh",
-        ORDERS_ZH + RETURNS_ZH + SERVICE_ZH + ACTS_ZH + PAIRS_ZH + MIXED_ZH + SCOPE_ZH,
-        WITHDRAW_ZH,
+        ORDERS_ZH
+        + RETURNS_ZH
+        + SERVICE_ZH
+        + ACTS_ZH
+        + PAIRS_ZH
+        + MIXED_ZH
+        + SCOPE_ZH
+        + (WITHDRAWALS_ZH,),
+        WITHDRAW_ZH + as_pairs(FRAMES_ZH, ACTIONS_ZH),
         SMALLTALK_ZH,
     ),
 }
@@ -145,7 +161,7 @@ def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:
     lang = templates.lang
     for group in templates.groups:
         for template in group.texts:
-            for render in range(RENDERS.get(group.kind, HARD_RENDERS)):
+            for render in range(group.renders or RENDERS.get(group.kind, HARD_RENDERS)):
                 text = fill(template, lang, rng)
                 if render:
                     text = paraphrase(text, lang, group.commands, rng)

@@ -22,11 +22,13 @@ the connectors a clause is joined with ("and then …" vs "also, …?")."""
 @dataclass(frozen=True)
 class Group:
     """Templates with one label set. `kind` names the hard class the group teaches
-    ("plain" for ordinary requests); `intents` is sorted; `texts` hold {slot} fields."""
+    ("plain" for ordinary requests); `intents` is sorted; `texts` hold {slot} fields;
+    `renders`, when set, is how often each template is filled (else the kind's default)."""
 
     kind: str
     intents: tuple[str, ...]
     texts: tuple[str, ...]
+    renders: int | None = None
 
     @property
     def commands(self) -> bool:
