@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
+from domains.retail.declines import declined_sentence
 from domains.retail.done import DONE, ORDER_WRITES, PAYMENT_ZH, done_sentence
 from domains.retail.results import ProductTypes, User, parse
 from domains.retail.sentences import delay_decision, read_sentences, stance
@@ -125,6 +127,11 @@ class RetailAnswers:
 
     def decision(self, decision: Decision, lang: Lang) -> str:
         return delay_decision(decision, lang)
+
+    def declined(
+        self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
+    ) -> str | None:
+        return declined_sentence(task, outcome, results, lang)
 
     def target(self, task: Task, lang: Lang) -> str:
         order_id = task.args.get("order_id")
