@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domains.retail.planning.preconditions import PRECONDITIONS
+from domains.retail.planning.preconditions import ITEM_MISSING, PRECONDITIONS
 from domains.retail.results import Order, parse
 from nodes.contracts import Task, TaskOutcome
 from nodes.language import Bilingual, Lang
@@ -76,7 +76,11 @@ IN_PROGRESS: Mapping[str, Bilingual] = {
         "订单 {order_id} 已经在换货流程中，目前无法再做其他操作。"),
 }  # fmt: skip
 """A status after which no write applies, whatever the write."""
-# A fragment of a retail tool's own error message -> why not, in customer words; first match wins.
+_ITEM_MISSING = _B(
+    "An item you named is not in order {order_id}; please check the items of the order.",
+    "您指定的商品不在订单 {order_id} 中，请核对订单里的商品。",
+)
+# A fragment of the precondition's or a retail tool's own error message -> why not, in customer words; first match wins.
 BY_MESSAGE: tuple[tuple[str, Bilingual], ...] = (
     ("Non-pending order", _B(
         "Order {order_id} is no longer pending, so it can no longer be cancelled or changed; once it is delivered, you can return or exchange its items.",
@@ -87,9 +91,8 @@ BY_MESSAGE: tuple[tuple[str, Bilingual], ...] = (
     ("New item", _B(
         "The new item you chose for order {order_id} is not available; please pick another option.",
         "您为订单 {order_id} 选择的新商品目前无货，请换一个款式。")),
-    ("not found", _B(
-        "An item you named is not in order {order_id}; please check the items of the order.",
-        "您指定的商品不在订单 {order_id} 中，请核对订单里的商品。")),
+    (ITEM_MISSING, _ITEM_MISSING),
+    ("not found", _ITEM_MISSING),
     ("Insufficient gift card balance", _B(
         "The gift card's balance is not enough for this change to order {order_id}; please choose another payment method.",
         "礼品卡余额不足，无法为订单 {order_id} 办理；请选择其他支付方式。")),
@@ -123,7 +126,7 @@ def declined_sentence(
     told = None
     if status is not None and status not in PRECONDITIONS.get(outcome.skill, ()):
         told = IN_PROGRESS.get(status) or BY_STATUS.get((action, _grouped(status)))
-    if told is None and outcome.error_code == "domain_error":
+    if told is None and outcome.error_code in ("domain_error", "precondition_failed"):
         message = outcome.error or ""
         told = next((words for fragment, words in BY_MESSAGE if fragment in message), None)
     return told.say(lang).format(order_id=order_id) if told else None
