@@ -27,6 +27,7 @@ from nodes.conversation.questions import confirmation_question
 from nodes.domain import Domain
 from nodes.failure_text import failure_sentence, step_words
 from nodes.language import Bilingual, Lang, join_sentences, say, turn_lang
+from nodes.outcomes import DECLINED_CODES
 from nodes.quoting import IdShape, id_shapes, own_ids, quote_data, quote_outcome
 from nodes.state import SupportState, plan_of
 from skills.pii import mask_pii
@@ -60,7 +61,8 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     for task in plan.tasks:
         if task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
-            sentences.extend(_describe(task, outcome, domain, lang))
+            results = _dependency_results(task, outcomes, own, shapes)
+            sentences.extend(_describe(task, outcome, results, domain, lang))
     for raw in state.get("decisions") or []:
         decision = _quoted(Decision.model_validate(raw), own, shapes)
         sentences.append(domain.answers.decision(decision, lang))
@@ -86,12 +88,19 @@ def _confirmations(
     clauses = []
     for raw in (state.get("confirmations") or {}).values():
         request = ConfirmationRequest.model_validate(raw)
-        deps = tasks[request.task_id].depends_on if request.task_id in tasks else ()
-        results = {
-            d: quote_outcome(outcomes[d], own, shapes).payload for d in deps if d in outcomes
-        }
+        task = tasks.get(request.task_id)
+        results = _dependency_results(task, outcomes, own, shapes) if task else {}
         clauses.append(domain.answers.confirmation(request, results, lang))
     return [confirmation_question(clauses, lang)] if clauses else []
+
+
+def _dependency_results(
+    task: Task, outcomes: Mapping[str, TaskOutcome], own: set[str], shapes: Sequence[IdShape]
+) -> dict[str, Any]:
+    """The payloads of the steps `task` depends on, quoted (tool output is data)."""
+    return {
+        d: quote_outcome(outcomes[d], own, shapes).payload for d in task.depends_on if d in outcomes
+    }
 
 
 def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain) -> set[str]:
@@ -104,7 +113,13 @@ def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain)
     }
 
 
-def _describe(task: Task, outcome: TaskOutcome, domain: Domain, lang: Lang) -> list[str]:
+def _describe(
+    task: Task, outcome: TaskOutcome, results: Mapping[str, Any], domain: Domain, lang: Lang
+) -> list[str]:
+    declined = outcome.status == "failed" and outcome.error_code in DECLINED_CODES
+    # The business said no: the domain tells why and what to do instead.
+    if declined and (told := domain.answers.declined(task, outcome, results, lang)):
+        return [told]
     step = step_words(outcome.skill, domain, lang)
     if outcome.status == "rejected":
         return [say(lang, f"The {step} step was rejected by a reviewer; nothing was changed.",

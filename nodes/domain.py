@@ -256,6 +256,17 @@ class DomainAnswers(Protocol):
         `results` are its dependencies' payloads, quoted. The harness asks the question."""
         ...
 
+    def declined(
+        self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
+    ) -> str | None:
+        """The sentence for a step the business refused (an error code of
+        `nodes.outcomes.DECLINED_CODES`: its precondition, or the skill's own business
+        error): why, and where it helps what the customer can do instead ("order … has
+        already shipped; once it is delivered you can return it"). `results` are its
+        dependencies' payloads, quoted; `outcome.error` may be read to tell the pack's
+        own errors apart, never repeated. None: the harness words it from the code."""
+        ...
+
     def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:
         """The question asking which record `slot` means (the options are listed after it)."""
         ...

@@ -22,7 +22,8 @@ from nodes.conversation.questions import question_after
 from nodes.conversation.record import record_metadata, turn_record
 from nodes.domain import DomainAnswers
 from nodes.language import CJK_RUN, turn_lang
-from nodes.state import RunStatus, SupportState
+from nodes.outcomes import declined_ids
+from nodes.state import RunStatus, SupportState, plan_of
 from skills.pii import EMAIL
 from skills.registry import SkillRegistry
 
@@ -132,7 +133,8 @@ def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
     """refused; needs_input when the turn ends with a question; failed when a requested change (or every step) did not happen; else completed.
 
     A change a human rejected is a decision, not a failure: the run completes
-    and the answer says nothing was changed.
+    and the answer says nothing was changed. So is a change the business
+    declined (`nodes.outcomes`): the answer says why; `failed` is the system's.
     """
     if state.get("refusal"):
         return "refused"
@@ -141,10 +143,13 @@ def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
     outcomes = list((state.get("outcomes") or {}).values())
     if not outcomes:
         return "completed"
+    declined = declined_ids(plan_of(state).tasks, state.get("outcomes") or {}, registry)
     writes = [o for o in outcomes if registry.is_side_effect(o["skill"])]
-    if any(o["status"] in ("failed", "skipped") for o in writes):
+    if any(o["status"] in ("failed", "skipped") and o["task_id"] not in declined for o in writes):
         return "failed"
-    if not any(o["status"] in ("succeeded", "rejected") for o in outcomes):
+    if not any(
+        o["status"] in ("succeeded", "rejected") or o["task_id"] in declined for o in outcomes
+    ):
         return "failed"
     return "completed"
 

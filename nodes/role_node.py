@@ -18,6 +18,7 @@ from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, ConfirmationRequest, Task, TaskOutcome, TaskStatus
 from nodes.domain import DomainPlanning
 from nodes.errors import BindingError, PreconditionFailed
+from nodes.outcomes import PRECONDITION_FAILED
 from nodes.planner.binding import bind_args
 from nodes.state import (
     ApprovalRequestData,
@@ -53,9 +54,8 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
         try:
             request = _request(spec.name, task, state, planning, *_run_position())
         except PreconditionFailed as exc:
-            return _outcome(
-                task, "failed", attempt, error_code="precondition_failed", error=str(exc)
-            )
+            # Declined, not failed: the answer tells why (`nodes.outcomes`).
+            return _outcome(task, "failed", attempt, error_code=PRECONDITION_FAILED, error=str(exc))
         except BindingError as exc:
             return _outcome(task, "failed", attempt, error_code="binding_error", error=str(exc))
         try:

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from domains.library.declines import declined_sentence
 from domains.library.tools.results import (
     BookResult,
     LoanResult,
@@ -180,6 +181,11 @@ class LibraryAnswers:
 
     def decision(self, decision: Decision, lang: Lang) -> str:
         return say(lang, f"Most likely: {decision.answer}.", f"最有可能的是：{decision.answer}。")
+
+    def declined(
+        self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
+    ) -> str | None:
+        return declined_sentence(task, outcome, results, lang)
 
     def target(self, task: Task, lang: Lang) -> str:
         loan_id = task.args.get("loan_id")

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
+from domains.retail.declines import declined_sentence
 from domains.retail.done import DONE, ORDER_WRITES, PAYMENT_ZH, done_sentence
-from domains.retail.results import ProductTypes, User, parse
+from domains.retail.refunds import refund_sentences
+from domains.retail.results import Order, ProductTypes, User, parse
 from domains.retail.sentences import delay_decision, read_sentences, stance
 from domains.retail.vocabulary import PAYMENT_WORDS
 from nodes.contracts import Decision, Task, TaskOutcome
@@ -76,6 +79,8 @@ STEPS_ZH: Mapping[str, str] = {
 """Each retail step's name as a Chinese customer reads it (English names come from the id)."""
 _ORDER_ID = re.compile(r"#W\d{7}")
 _ORDER_READ = "get_order_details_v1"
+# Writes whose result states the refunds they made (or where a return's refund goes).
+_REFUNDING = frozenset({"cancel_pending_order_v1", "return_delivered_order_items_v1"})
 _LISTS_OWN_ORDERS = frozenset({"get_user_details_v1", "modify_user_address_v1"})
 
 
@@ -90,7 +95,11 @@ class RetailAnswers:
 
     def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
         if outcome.skill in DONE:
-            return [done_sentence(task, outcome, lang)]
+            order = parse(Order, outcome.payload) if outcome.skill in _REFUNDING else None
+            return [
+                done_sentence(task, outcome, lang),
+                *(refund_sentences(order, lang) if order else ()),
+            ]
         payload = outcome.payload
         if outcome.skill == "list_all_product_types_v1":
             types = parse(ProductTypes, payload)
@@ -125,6 +134,11 @@ class RetailAnswers:
 
     def decision(self, decision: Decision, lang: Lang) -> str:
         return delay_decision(decision, lang)
+
+    def declined(
+        self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
+    ) -> str | None:
+        return declined_sentence(task, outcome, results, lang)
 
     def target(self, task: Task, lang: Lang) -> str:
         order_id = task.args.get("order_id")

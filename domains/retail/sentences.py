@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
+from domains.retail.refunds import refund_sentences
 from domains.retail.results import (
     ArrivalEstimate,
     DelayReport,
@@ -111,7 +112,8 @@ def _order(payload: object, lang: Lang) -> list[str]:
         return []
     status = status_words(order.status, lang)
     return [say(lang, f"Order {order.order_id} is {status}.",
-                f"订单 {order.order_id} 目前的状态是：{status}。")]  # fmt: skip
+                f"订单 {order.order_id} 目前的状态是：{status}。"),
+            *refund_sentences(order, lang)]  # fmt: skip
 
 
 def _user(payload: object, lang: Lang) -> list[str]:
@@ -139,11 +141,28 @@ def _tracking(payload: object, lang: Lang) -> list[str]:
 
 
 def _scan(shipment: TrackedShipment, lang: Lang) -> str:
+    """The carrier's last scan: what, where and when, and who carries it."""
     last = shipment.events[-1] if shipment.events else None
     what = (last.description if last else "") or shipment.status
     where = (last.location if last else "") or say(lang, "unknown location", "位置未知")
-    return say(lang, f"Shipment {shipment.tracking_id}: {what} at {where}",
-               f"包裹 {shipment.tracking_id}：{what}（{where}）")  # fmt: skip
+    when = _moment(last.occurred_at) if last else ""
+    carrier = shipment.carrier
+    if lang == "zh":
+        told = "，".join(p for p in (where, when and f"{when} 扫描", f"承运商 {carrier}") if p)
+        return f"包裹 {shipment.tracking_id}：{what}（{told}）"
+    return (
+        f"Shipment {shipment.tracking_id}: {what} at {where}"
+        + (f" on {when}" if when else "")
+        + f" (carrier {carrier})"
+    )
+
+
+def _moment(text: str) -> str:
+    """'2024-05-14 09:30' of an ISO time, or the text as stored when it is not one."""
+    try:
+        return datetime.fromisoformat(text).strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return text
 
 
 def _eta(payload: object, lang: Lang) -> list[str]:

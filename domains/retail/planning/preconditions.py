@@ -24,8 +24,13 @@ PRECONDITIONS: Mapping[str, tuple[str, ...]] = {
 }
 
 
+ITEM_MISSING = "not in the order"
+"""Said by the precondition when a write names an item the order does not hold."""
+
+
 def check_preconditions(skill: str, args: Mapping[str, Any], results: Mapping[str, Any]) -> None:
-    """Raise `PreconditionFailed` when the order read earlier is in the wrong state."""
+    """Raise `PreconditionFailed` when the order read earlier is in the wrong state,
+    or does not hold an item the write names (so nobody is asked to confirm it)."""
     allowed = PRECONDITIONS.get(skill)
     if not allowed:
         return
@@ -37,6 +42,16 @@ def check_preconditions(skill: str, args: Mapping[str, Any], results: Mapping[st
                 f"order {doc['order_id']} is {doc.get('status')}; "
                 f"this is only possible while it is {' or '.join(allowed)}"
             )
+        if same_order and (missing := _missing_item(args.get("item_ids"), doc.get("items"))):
+            raise PreconditionFailed(f"item {missing} is {ITEM_MISSING} {doc['order_id']}")
+
+
+def _missing_item(item_ids: object, items: object) -> str | None:
+    """An id `item_ids` names more often than the order's lines hold it, as the tools count."""
+    if not isinstance(item_ids, list) or not isinstance(items, list):
+        return None
+    present = [line.get("item_id") for line in items if isinstance(line, dict)]
+    return next((i for i in item_ids if item_ids.count(i) > present.count(i)), None)
 
 
 def precondition_text(skill: str, lang: Lang) -> str | None:

@@ -68,6 +68,8 @@ def _track(b: _Builder) -> None:
         b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
     for order_id in b.orders:
         b.add("logistics_analyst", "track_shipment_v1", {"order_id": order_id})
+        # "Where is it" is also "when will it come": the answer states the ETA date.
+        b.add("logistics_analyst", "calculate_eta_v1", {"order_id": order_id})
 
 
 def _delay(b: _Builder) -> None:

@@ -215,3 +215,21 @@ async def test_a_member_holds_a_conversation_of_two_turns(desk: Desk) -> None:
     assert [m.text for m in state.values["messages"]] == [
         "可以续借几次？", first.answer, "What do I have on loan?", second.answer,
     ]  # fmt: skip
+
+
+async def test_a_renewal_the_desk_declines_completes_with_the_reason(desk: Desk) -> None:
+    # At the renewal limit: the precondition declines it before anything runs.
+    limit = await run_request(desk.graph, desk.ctx, text="Please renew LN-20005", user_id="M-1003")
+    assert limit.status == "completed", limit.trace
+    assert limit.answer.endswith(
+        "Loan LN-20005 was renewed 2 times already, the most a loan allows;"
+        " please return the book by 2026-12-03."
+    )
+    assert limit.interrupts == [] and "could not complete" not in limit.answer
+    # Another member holds the book: the tool's own rule declines it, in Chinese.
+    held = await run_request(desk.graph, desk.ctx, text="请帮我续借 LN-20002", user_id="M-1001")
+    assert held.status == "completed", held.trace
+    assert "借阅 LN-20002 的图书已有其他读者预约，无法续借；请在 2026-10-26 前归还。" in held.answer
+    assert "没能完成" not in held.answer
+    assert (await _loan(desk.db, "LN-20002")).renewals == 1
+    assert (await _loan(desk.db, "LN-20005")).renewals == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,12 @@ async def test_an_order_read_before_its_cancellation_is_not_told(
     outcomes = {"t1": await _call(registry, tau2_db, read)}
     assert compose_sentences(_state([read], outcomes), DOMAIN) == [f"Order {PENDING} is pending."]
     outcomes["t2"] = await _call(registry, tau2_db, cancel)
+    (paid,) = outcomes["t1"]["payload"]["payment_history"]
     assert compose_sentences(_state([read, cancel], outcomes), DOMAIN) == [
-        f"Order {PENDING} is now cancelled; the refund goes back to the original payment."
+        f"Order {PENDING} is now cancelled; the refund goes back to the original payment.",
+        # The refund the cancellation made: its amount and where it goes.
+        f"Refunded on order {PENDING}: ${paid['amount']:.2f} to your credit card"
+        f" ({paid['payment_method_id']}).",
     ]
 
 
@@ -77,8 +82,11 @@ async def test_the_customers_own_orders_stay_named_and_others_are_hidden(
     outcomes["t2"] = hostile
     sentences = compose_sentences(_state([user, track], outcomes), DOMAIN)
     assert sentences[0].startswith("Your orders: #W6247578, #W9711842,")
+    last = tracked["payload"]["shipments"][0]["events"][-1]
+    carrier = tracked["payload"]["shipments"][0]["carrier"]
+    when = datetime.fromisoformat(last["occurred_at"]).strftime("%Y-%m-%d %H:%M")
     assert sentences[1] == "Shipment 843053632392: Held with #W9711842 and another order at " + (
-        tracked["payload"]["shipments"][0]["events"][-1]["location"] + "."
+        f"{last['location']} on {when} (carrier {carrier})."
     )
 
 

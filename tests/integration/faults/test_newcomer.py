@@ -26,7 +26,7 @@ def _delivered_order(target: DatabaseTarget) -> tuple[str, str]:
     return row[0], row[1]
 
 
-def test_empty_database_then_generate_then_a_failed_run_exits_1(
+def test_empty_database_then_generate_then_a_declined_write_exits_0(
     db_env: dict[str, str], fresh_target: DatabaseTarget
 ) -> None:
     empty = run_cli(db_env, "run", "--user-id", "anya_garcia_3271", "where is my order?")
@@ -36,15 +36,18 @@ def test_empty_database_then_generate_then_a_failed_run_exits_1(
     generated = run_cli(db_env, "data", "generate")
     assert generated.returncode == 0, generated.stderr
 
+    # The store saying no (a delivered order cannot be cancelled) is an answer, not a failure.
     user, order = _delivered_order(fresh_target)
-    failed = run_cli(
+    declined = run_cli(
         db_env, "run", "--json", "--user-id", user, f"cancel {order}, ordered by mistake"
     )
-    report = json.loads(failed.stdout.strip().splitlines()[-1])
-    assert report["status"] == "failed", report
-    assert failed.returncode == 1, failed.stderr
+    assert declined.returncode == 0, declined.stderr
+    report = json.loads(declined.stdout.strip().splitlines()[-1])
+    assert report["status"] == "completed", report
+    assert f"Order {order} has already been delivered" in report["answer"]
     plain = run_cli(db_env, "run", "--user-id", user, f"cancel {order}, ordered by mistake")
-    assert plain.returncode == 1 and ": failed" in plain.stdout
+    assert plain.returncode == 0 and ": completed" in plain.stdout
+    assert "you can return or exchange its items instead" in plain.stdout
 
 
 def test_the_escalation_hint_names_reply_and_message(

@@ -6,6 +6,7 @@ import json
 import subprocess
 
 from checkpoints.opening import Database
+from rolegraph_cli.support_cmd import EXIT_FAILED
 from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
 
@@ -119,3 +120,30 @@ async def test_chat_asks_approvals_inline(retail_db: Database, db_env: dict[str,
     assert result.stdout.count("please answer exactly one of: approve, reject, edit") == 2
     assert "cancelled" in answers[2]
     assert await order_status(retail_db.pool, order) == "cancelled"
+
+
+async def test_a_declined_write_exits_0_and_a_system_failure_exits_1(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "cancelled", skip=1)
+    declined = run_cli(db_env, "run", "--json", "--user-id", user, f"cancel order {order}")
+    report = _last_json(declined)  # exit 0
+    assert report["status"] == "completed" and report["interrupts"] == []
+    assert (
+        f"Order {order} is already cancelled; there is nothing left to cancel."
+        in (report["answer"])
+    )
+
+    user, (shipped,) = await user_with_orders(retail_db.pool, "processed", skip=1)
+    # The carrier's scans are gone: the tracking step fails for a reason that is the system's.
+    async with retail_db.pool.connection() as conn:
+        await conn.execute("ALTER TABLE tracking_events RENAME TO tracking_events_away")
+    try:
+        failed = run_cli(db_env, "run", "--json", "--user-id", user, f"track order {shipped}")
+    finally:
+        async with retail_db.pool.connection() as conn:
+            await conn.execute("ALTER TABLE tracking_events_away RENAME TO tracking_events")
+    assert failed.returncode == EXIT_FAILED, failed.stderr
+    report = json.loads(failed.stdout.strip().splitlines()[-1])
+    assert report["status"] == "failed", report
+    assert "something went wrong on our side" in report["answer"]

@@ -68,7 +68,7 @@ async def test_hostile_plan_is_rejected_and_nothing_is_cancelled(support: Suppor
     small = fake(plan(track, ("b", "billing_specialist", "cancel_pending_order_v1", cancel, [])))
     done = await run(support, large, small, f"Where is my order {order}? track it", user)
     assert any(line.startswith("planner[rules]: ") for line in done.trace)
-    assert [t["skill"] for t in done.plan] == ["track_shipment_v1"]
+    assert [t["skill"] for t in done.plan] == ["track_shipment_v1", "calculate_eta_v1"]
     assert not done.interrupts
     assert await order_status(support.db.pool, order) == "pending"
     assert await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1") == []

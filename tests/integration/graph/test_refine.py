@@ -71,6 +71,10 @@ async def test_step_that_cannot_recover_is_replanned_around(support: Support) ->
     assert result.status == "completed"
     assert down.calls == 8  # retried first, replanned only when retries were spent
     assert any("replan around ['t1']" in line for line in result.trace)
-    assert [t["skill"] for t in result.plan] == ["track_shipment_v1", "get_order_details_v1"]
+    assert [t["skill"] for t in result.plan] == [
+        "track_shipment_v1",
+        "calculate_eta_v1",
+        "get_order_details_v1",
+    ]
     assert f"Order {order} is processed" in result.answer
     assert "could not complete track shipment" in result.answer

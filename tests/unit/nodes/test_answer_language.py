@@ -62,6 +62,15 @@ class DeskAnswers:
     def binding_reason(self, task: Task, lang: Lang) -> str | None:
         return None
 
+    def declined(
+        self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
+    ) -> str | None:
+        if outcome.skill != "renew_v1" or outcome.error_code != "domain_error":
+            return None
+        loan = task.args["loan_id"]
+        return say(lang, f"Loan {loan} was renewed twice already; please return it.",
+                   f"借阅 {loan} 已续借两次，请按时归还。")  # fmt: skip
+
 
 DOMAIN = Domain(
     name="desk",
@@ -205,3 +214,19 @@ def test_ids_and_amounts_in_a_chinese_draft_are_traced(
     state = _state("zh", (READ, _outcome(READ, "succeeded", payload={"fine": 54.04})))
     feedback = check(draft, state, DOMAIN.answers).feedback
     assert feedback == tuple(f"untraceable fact: {fact}" for fact in untraced)
+
+
+def test_a_declined_write_is_told_in_the_domains_words_and_an_unworded_one_by_its_code() -> None:
+    declined = _state("zh", (RENEW, _outcome(RENEW, "failed", error_code="domain_error",
+                                             error="renewals >= 2")))  # fmt: skip
+    assert compose_sentences(declined, DOMAIN) == ["借阅 LN-20001 已续借两次，请按时归还。"]
+    english = _state("en", (RENEW, _outcome(RENEW, "failed", error_code="domain_error",
+                                            error="renewals >= 2")))  # fmt: skip
+    sentences = compose_sentences(english, DOMAIN)
+    assert sentences == ["Loan LN-20001 was renewed twice already; please return it."]
+    assert check(" ".join(sentences), english, DOMAIN.answers).approved
+    # A decline the domain has no words for is told from its code, as before.
+    unworded = _state("en", (RENEW, _outcome(RENEW, "failed", error_code="not_found", error="x")))
+    assert compose_sentences(unworded, DOMAIN) == [
+        "I could not complete renew for loan LN-20001: I could not find that on your account."
+    ]

@@ -85,6 +85,11 @@ class LoanAnswers:
     def binding_reason(self, task: Task, lang: Lang) -> str | None:
         return None
 
+    def declined(
+        self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
+    ) -> str | None:
+        return None
+
 
 def _domain() -> Any:
     loan_ids = SlotSpec("loan_ids", "loan ids", kind="identifier", pattern=r"LN-\d{5}", owned=True)

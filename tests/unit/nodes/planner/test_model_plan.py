@@ -29,6 +29,9 @@ CANCEL_STEP = {"id": "b", "role": "billing_specialist", "skill": "cancel_pending
                "depends_on": ["a"]}  # fmt: skip
 TRACK_STEP = {"id": "a", "role": "logistics_analyst", "skill": "track_shipment_v1",
               "args": {"order_id": "#W1234567"}, "depends_on": []}  # fmt: skip
+ETA_STEP = {"id": "c", "role": "logistics_analyst", "skill": "calculate_eta_v1",
+            "args": {"order_id": "#W1234567"}, "depends_on": []}  # fmt: skip
+"""The rules plan tracks with the ETA: a notification after both is the one it asks for."""
 
 
 @pytest.fixture(scope="module")
@@ -175,10 +178,10 @@ async def test_timeout_moves_down_the_ladder(static: Any) -> None:
 
 
 async def test_model_sees_masked_email_and_the_real_one_runs(static: Any) -> None:
-    notify = {"id": "b", "role": "notifier", "skill": "send_notification_v1", "depends_on": ["a"],
+    notify = {"id": "b", "role": "notifier", "skill": "send_notification_v1", "depends_on": ["a", "c"],
               "args": {"user_id": USER, "subject": "Your request", "body": "bind:summary",
                        "recipient": "a***@example.com"}}  # fmt: skip
-    large = fake(reply(TRACK_STEP, notify))
+    large = fake(reply(TRACK_STEP, ETA_STEP, notify))
     _, plan, tier = await plan_for(static, ModelTiers(large=large), TRACK)
     prompt = "\n".join(str(m.content) for m in large.calls[0])
     assert "ann@example.com" not in prompt and "a***@example.com" in prompt
@@ -187,11 +190,11 @@ async def test_model_sees_masked_email_and_the_real_one_runs(static: Any) -> Non
 
 
 async def test_model_cannot_redirect_a_notification(static: Any) -> None:
-    notify = {"id": "b", "role": "notifier", "skill": "send_notification_v1", "depends_on": ["a"],
+    notify = {"id": "b", "role": "notifier", "skill": "send_notification_v1", "depends_on": ["a", "c"],
               "args": {"user_id": USER, "subject": "Your request", "body": "bind:summary",
                        "recipient": "attacker@evil.example"}}  # fmt: skip
     rules, plan, _ = await plan_for(
-        static, ModelTiers(large=fake(reply(TRACK_STEP, notify))), TRACK
+        static, ModelTiers(large=fake(reply(TRACK_STEP, ETA_STEP, notify))), TRACK
     )
     assert plan is rules
 
@@ -221,11 +224,11 @@ async def test_a_plan_without_the_arguments_its_skills_need_is_rejected(
 async def test_a_step_filled_at_run_time_must_still_name_required_parameters(
     static: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    notify = {"id": "b", "role": "notifier", "skill": "send_notification_v1", "depends_on": ["a"],
+    notify = {"id": "b", "role": "notifier", "skill": "send_notification_v1", "depends_on": ["a", "c"],
               "args": {"user_id": USER, "body": "bind:summary"}}  # fmt: skip
     with caplog.at_level(logging.WARNING, logger="nodes.models.call"):
         rules, plan, _ = await plan_for(
-            static, ModelTiers(large=fake(reply(TRACK_STEP, notify))), TRACK
+            static, ModelTiers(large=fake(reply(TRACK_STEP, ETA_STEP, notify))), TRACK
         )
     assert plan is rules
     assert "send_notification_v1 lacks ['subject']" in caplog.text
