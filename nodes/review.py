@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from nodes.conditions import condition_skipped
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
 from nodes.conversation.focus import updated_focus
@@ -141,7 +142,10 @@ def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
     outcomes = list((state.get("outcomes") or {}).values())
     if not outcomes:
         return "completed"
-    writes = [o for o in outcomes if registry.is_side_effect(o["skill"])]
+    # A write whose condition did not hold was answered, not failed (`nodes.conditions`).
+    writes = [
+        o for o in outcomes if registry.is_side_effect(o["skill"]) and not condition_skipped(o)
+    ]
     if any(o["status"] in ("failed", "skipped") for o in writes):
         return "failed"
     if not any(o["status"] in ("succeeded", "rejected") for o in outcomes):

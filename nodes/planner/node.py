@@ -68,4 +68,12 @@ def replan(state: SupportState, ctx: SupportContext) -> StateUpdate:
 
 def _validate(plan: Plan, ctx: SupportContext, user_id: str) -> None:
     known = frozenset(ctx.registry.skill_ids)
-    validate_plan(plan, ctx.roles, known, user_id, bulk_args=ctx.domain.planning.bulk_args)
+    planning = ctx.domain.planning
+    validate_plan(
+        plan,
+        ctx.roles,
+        known,
+        user_id,
+        bulk_args=planning.bulk_args,
+        conditions=planning.condition_fields,
+    )
