@@ -64,7 +64,7 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
             tested = _tested(task, outcomes, own, shapes)
             if tested is not None:
                 held = not condition_skipped(outcome)
-                sentences.append(domain.answers.condition(task, tested, held, lang))
+                sentences.append(domain.answers.condition_sentence(task, tested, held, lang))
             sentences.extend(_describe(task, outcome, domain, lang))
     for raw in state.get("decisions") or []:
         decision = _quoted(Decision.model_validate(raw), own, shapes)

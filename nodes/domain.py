@@ -250,7 +250,7 @@ class DomainAnswers(Protocol):
         """The sentence for an arbitrated answer (its answer and evidence already quoted)."""
         ...
 
-    def condition(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
+    def condition_sentence(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
         """Which way `task.when` went, told from the (quoted) result it tested: it held
         ("Order #W… has not shipped yet (status pending).") or it did not, and so the step
         did not run ("Order #W… has already shipped (status processed), so I did not

@@ -181,7 +181,7 @@ class LibraryAnswers:
     def decision(self, decision: Decision, lang: Lang) -> str:
         return say(lang, f"Most likely: {decision.answer}.", f"最有可能的是：{decision.answer}。")
 
-    def condition(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
+    def condition_sentence(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
         # The desk plans no conditions (`LibraryPlanning.condition_fields`); a plan
         # handed in with one is still told which way it went.
         if held:

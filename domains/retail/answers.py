@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from domains.retail.done import DONE, ORDER_WRITES, PAYMENT_ZH, done_sentence
 from domains.retail.results import ProductTypes, User, parse
-from domains.retail.sentences import condition_sentence, delay_decision, read_sentences, stance
+from domains.retail.sentences import delay_decision, gate_sentence, read_sentences, stance
 from domains.retail.vocabulary import PAYMENT_WORDS
 from nodes.contracts import Decision, Task, TaskOutcome
 from nodes.domain import Stance
@@ -126,8 +126,8 @@ class RetailAnswers:
     def decision(self, decision: Decision, lang: Lang) -> str:
         return delay_decision(decision, lang)
 
-    def condition(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
-        return condition_sentence(task.skill, tested.payload, held, lang)
+    def condition_sentence(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
+        return gate_sentence(task.skill, tested.payload, held, lang)
 
     def target(self, task: Task, lang: Lang) -> str:
         order_id = task.args.get("order_id")

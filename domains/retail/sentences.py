@@ -93,7 +93,7 @@ INSTEAD: Mapping[tuple[str, str], Bilingual] = {
 """What the customer can do instead, where it helps (change, status -> clause)."""
 
 
-def condition_sentence(skill: str, tested: object, held: bool, lang: Lang) -> str:
+def gate_sentence(skill: str, tested: object, held: bool, lang: Lang) -> str:
     """Which way a condition on the order read `tested` went for the write `skill`."""
     order = parse(Order, tested)
     undone = UNDONE.get(skill, Bilingual("go ahead", "办理"))
