@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
 from typing import Any
 
+from checkpoints.opening import Database
 from graphs.api import RunReport, compile_support, resume_thread, run_request
 from nodes.models import ModelTiers
+from tests.cli import run_cli
 from tests.fakes.chat import ScriptedChatModel
 from tests.integration.graph.helpers import OPERATOR, audit_rows, order_status, user_with_orders
 from tests.support_fixtures import Support
@@ -189,3 +192,41 @@ async def test_a_model_plan_with_a_bad_condition_is_rejected(support: Support) -
     assert _gated(done, CANCEL)["task"] == "a"
     assert done.status == "completed" and "so I did not cancel it" in done.answer
     assert await order_status(support.db.pool, order) == "processed"
+
+
+async def test_a_condition_survives_a_clarification_of_which_order(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "processed", skip=5)
+    asked = await _say(support, user, "If it hasn't shipped yet, cancel my order")
+    assert asked.question is not None and asked.question["kind"] == "clarify", asked.trace
+    done = await _say(support, user, order, asked.thread_id)
+    assert _gated(done, CANCEL)["name"] == "not_shipped"
+    assert done.status == "completed" and f"Order {order} has already shipped" in done.answer
+    assert await order_status(support.db.pool, order) == "processed"
+
+
+async def test_a_conditional_cancel_killed_after_it_committed_is_continued_once(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=6)
+    text = f"If {order} hasn't shipped yet, cancel it"
+    first = run_cli(db_env, "run", "--json", "--user-id", user, text)
+    thread = json.loads(first.stdout.splitlines()[-1])["thread_id"]
+    confirmed = run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
+    assert json.loads(confirmed.stdout.splitlines()[-1])["status"] == "interrupted"
+    killed = run_cli({**db_env, "ROLEGRAPH_CRASH_AT": "after_effect_commit"},
+                     "resume", thread, "--decision", "approve")  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL
+    assert await order_status(retail_db.pool, order) == "cancelled"
+    done = run_cli(db_env, "resume", "--json", thread)
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout.splitlines()[-1])
+    # Told from the checkpointed read, not from the order as it is now (cancelled).
+    assert final["status"] == "completed", final
+    assert f"Order {order} has not shipped yet (status pending)" in final["answer"]
+    assert "is now cancelled" in final["answer"]
+    async with retail_db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT transaction_type AS kind FROM order_payments WHERE order_id = %s", (order,)
+        )
+        kinds = [r["kind"] for r in await cur.fetchall()]
+    assert kinds.count("refund") == kinds.count("payment")  # one refund per payment, not two
