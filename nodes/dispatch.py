@@ -37,7 +37,8 @@ def status_of(state: SupportState, task_id: str) -> TaskStatus | None:
 
 
 def ready_tasks(state: SupportState) -> list[Task]:
-    """Tasks not yet run (or approved since) whose dependencies all succeeded."""
+    """Tasks not yet run (or approved since) whose dependencies all succeeded (or were
+    skipped for their condition); their own conditions are `dispatch`'s to test."""
     grants = state.get("grants") or {}
     ready = []
     for task in plan_of(state).tasks:

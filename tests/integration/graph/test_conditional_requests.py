@@ -60,7 +60,11 @@ async def test_cancel_if_not_shipped_runs_when_it_is_pending(support: Support) -
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=0)
     asked = await _say(support, user, f"If {order} hasn't shipped yet, cancel it")
     assert _gated(asked, CANCEL)["name"] == "not_shipped"
-    assert f"Order {order} has not shipped yet (status pending)" in asked.answer
+    # The confirmation question says the condition held, then what will be done.
+    assert asked.question is not None
+    held = f"Order {order} has not shipped yet (status pending), so your condition is met."
+    assert asked.question["text"].startswith(held + " To confirm: I will cancel order")
+    assert any(" if t1:not_shipped" in line for line in asked.trace)
     done = await _confirm_and_approve(support, user, asked)
     assert done.status == "completed", done.trace
     assert await order_status(support.db.pool, order) == "cancelled"
