@@ -376,7 +376,7 @@ def _config(thread_id: str) -> RunnableConfig:
 
 
 def _task(task: dict[str, Any]) -> dict[str, Any]:
-    return {k: task.get(k) for k in ("id", "role", "skill", "args", "depends_on")}
+    return {k: task.get(k) for k in ("id", "role", "skill", "args", "depends_on", "when")}
 
 
 def _public(request: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from nodes.conditions import condition_skipped
 from nodes.context import SupportContext
 from nodes.contracts import (
     ConfirmationRequest,
@@ -62,6 +63,10 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
         if task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
             results = _dependency_results(task, outcomes, own, shapes)
+            tested = _tested(task, outcomes, own, shapes)
+            if tested is not None:
+                held = not condition_skipped(outcome)
+                sentences.append(domain.answers.condition_sentence(task, tested, held, lang))
             sentences.extend(_describe(task, outcome, results, domain, lang))
     for raw in state.get("decisions") or []:
         decision = _quoted(Decision.model_validate(raw), own, shapes)
@@ -104,13 +109,32 @@ def _dependency_results(
 
 
 def _superseded(plan: Plan, outcomes: Mapping[str, TaskOutcome], domain: Domain) -> set[str]:
-    # A read told after a change it predates would state the old record.
+    # A read told after a change it predates would state the old record; a read
+    # a condition tested is told by the condition's sentence.
     done = [t for t in plan.tasks if t.id in outcomes and outcomes[t.id].status == "succeeded"]
-    return {
+    stale = {
         read.id
         for read in plan.tasks
         if any(w.id != read.id and domain.answers.supersedes(w, read) for w in done)
     }
+    return stale | {t.when.task for t in plan.tasks if t.when and _tested_it(t, outcomes)}
+
+
+def _tested_it(task: Task, outcomes: Mapping[str, TaskOutcome]) -> bool:
+    """Whether the task's condition was tested: it was skipped for it, or it went on to run."""
+    outcome = outcomes.get(task.id)
+    if task.when is None or outcome is None or task.when.task not in outcomes:
+        return False
+    return condition_skipped(outcome) or outcome.status not in ("pending", "skipped")
+
+
+def _tested(
+    task: Task, outcomes: Mapping[str, TaskOutcome], own: set[str], shapes: Sequence[IdShape]
+) -> TaskOutcome | None:
+    """The (quoted) result the task's condition was tested on, when it was tested."""
+    if task.when is None or not _tested_it(task, outcomes):
+        return None
+    return quote_outcome(outcomes[task.when.task], own, shapes)
 
 
 def _describe(
@@ -127,6 +151,8 @@ def _describe(
     if outcome.status == "failed":
         # Never `outcome.error`: internal text stays in the audit trail.
         return [failure_sentence(outcome, task, domain, lang)]
+    if condition_skipped(outcome):
+        return []  # the condition's sentence said why it did not run
     if outcome.status == "skipped":
         return [say(lang, f"I did not {step}: a step it depends on did not succeed.",
                     f"“{step}”操作没有执行：它所依赖的前一步没有成功。")]  # fmt: skip

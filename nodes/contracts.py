@@ -48,6 +48,25 @@ class Understanding(_Frozen):
         return next(iter(self.slot(name)), None)
 
 
+class Condition(_Frozen):
+    """What must hold of a dependency's result for its task to run ("if it hasn't shipped").
+
+    Tested when the task is ready, on the dependency's checkpointed payload read
+    through its skill's result model: `field` of that model must be one of
+    `values`. When it is not, the task is skipped (`condition_not_met`) and
+    never runs; the answer says which way it went either way.
+    """
+
+    task: str
+    """The id of the dependency whose result is tested (one of the task's `depends_on`)."""
+    field: str
+    """A field of that result's model the domain lets conditions test (`ConditionField`)."""
+    values: tuple[str, ...] = Field(min_length=1)
+    """The field's values for which the condition holds."""
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    """The condition in the domain's words ("not_shipped"): what the answer and traces say."""
+
+
 class Task(_Frozen):
     """One step of a plan: a role runs a skill with args once its deps succeed."""
 
@@ -57,6 +76,18 @@ class Task(_Frozen):
     args: dict[str, Any] = Field(default_factory=dict)
     depends_on: tuple[str, ...] = ()
     question: str | None = None  # tasks sharing a question are arbitrated
+    when: Condition | None = None
+    """Runs only if this holds of a dependency's result; else it is skipped, never run."""
+
+    def rewired(self, old: str, new: str) -> Task:
+        """The task with dependency `old` replaced by `new`, its condition's too."""
+        if old not in self.depends_on:
+            return self
+        deps = tuple(new if d == old else d for d in self.depends_on)
+        when = self.when
+        if when is not None and when.task == old:
+            when = when.model_copy(update={"task": new})
+        return self.model_copy(update={"depends_on": deps, "when": when})
 
 
 class Plan(_Frozen):

@@ -105,6 +105,17 @@ class SlotSpec:
         return re.compile(self.pattern) if self.pattern else None
 
 
+@dataclass(frozen=True)
+class ConditionField:
+    """A field of a read's result that a plan's condition (`Task.when`) may test."""
+
+    skill: str
+    """The read whose result model holds the field."""
+    field: str
+    values: tuple[str, ...]
+    """Every value the field takes; a condition holds for some of them."""
+
+
 class DomainUnderstanding(Protocol):
     """The rules-tier reading of one request, in the domain's vocabulary."""
 
@@ -156,6 +167,9 @@ class DomainPlanning(Protocol):
     """Skills a model planner may never use (e.g. identity lookups)."""
     bulk_args: frozenset[str]
     """Argument names that select many records; refused in any plan."""
+    condition_fields: tuple[ConditionField, ...]
+    """What a condition may test ("if it hasn't shipped": an order read's status); a plan
+    whose `when` tests anything else is refused. Empty: the domain plans no conditions."""
 
     def plan(self, understanding: Understanding, user_id: str) -> Plan:
         """The rules-tier plan for every intent understood (a pure function of the request)."""
@@ -234,6 +248,13 @@ class DomainAnswers(Protocol):
 
     def decision(self, decision: Decision, lang: Lang) -> str:
         """The sentence for an arbitrated answer (its answer and evidence already quoted)."""
+        ...
+
+    def condition_sentence(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
+        """Which way `task.when` went, told from the (quoted) result it tested: it held
+        ("Order #W… has not shipped yet (status pending).") or it did not, and so the step
+        did not run ("Order #W… has already shipped (status processed), so I did not
+        cancel it; …"). Said before what the step itself did, if it ran."""
         ...
 
     def target(self, task: Task, lang: Lang) -> str:

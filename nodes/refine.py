@@ -96,7 +96,7 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             notes.append(f"retry {outcome.task_id} (history {history:.0%})")
         elif fallback is not None:
             substitute = fallback.model_copy(update={"id": f"{outcome.task_id}f{rounds}"})
-            tasks = [_rewire(t, outcome.task_id, substitute.id) for t in tasks] + [substitute]
+            tasks = [t.rewired(outcome.task_id, substitute.id) for t in tasks] + [substitute]
             notes.append(f"replace {outcome.task_id} with {substitute.skill}")
         elif can_replan(plan.task(outcome.task_id), ctx.registry):
             replan.append(outcome.task_id)
@@ -112,13 +112,6 @@ async def refine(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     update["trace"] = [f"refine round {rounds}: {'; '.join(notes) or 'nothing to do'}"]
     update["replan"] = replan or None
     return update
-
-
-def _rewire(task: Task, old: str, new: str) -> Task:
-    if old not in task.depends_on:
-        return task
-    deps = tuple(new if d == old else d for d in task.depends_on)
-    return task.model_copy(update={"depends_on": deps})
 
 
 def _dependents(tasks: list[Task], task_id: str) -> set[str]:

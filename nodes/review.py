@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from nodes.conditions import condition_skipped
 from nodes.context import SupportContext
 from nodes.contracts import ReviewVerdict
 from nodes.conversation.focus import updated_focus
@@ -144,7 +145,10 @@ def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
     if not outcomes:
         return "completed"
     declined = declined_ids(plan_of(state).tasks, state.get("outcomes") or {}, registry)
-    writes = [o for o in outcomes if registry.is_side_effect(o["skill"])]
+    # A write whose condition did not hold was answered, not failed (`nodes.conditions`).
+    writes = [
+        o for o in outcomes if registry.is_side_effect(o["skill"]) and not condition_skipped(o)
+    ]
     if any(o["status"] in ("failed", "skipped") and o["task_id"] not in declined for o in writes):
         return "failed"
     if not any(

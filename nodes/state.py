@@ -52,6 +52,15 @@ class UnderstandingData(TypedDict):
     tier: Tier
 
 
+class ConditionData(TypedDict):
+    """`nodes.contracts.Condition`, as stored."""
+
+    task: str
+    field: str
+    values: list[str]
+    name: str
+
+
 class TaskData(TypedDict):
     """`nodes.contracts.Task`, as stored."""
 
@@ -61,6 +70,7 @@ class TaskData(TypedDict):
     args: dict[str, Any]
     depends_on: list[str]
     question: str | None
+    when: ConditionData | None
 
 
 class PlanData(TypedDict):

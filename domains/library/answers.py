@@ -187,6 +187,14 @@ class LibraryAnswers:
     ) -> str | None:
         return declined_sentence(task, outcome, results, lang)
 
+    def condition_sentence(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
+        # The desk plans no conditions (`LibraryPlanning.condition_fields`); a plan
+        # handed in with one is still told which way it went.
+        if held:
+            return say(lang, "The condition you gave is met.", "符合您提出的条件。")
+        return say(lang, "The condition you gave is not met, so I did not do that step.",
+                   "您提出的条件不满足，所以我没有办理这一步。")  # fmt: skip
+
     def target(self, task: Task, lang: Lang) -> str:
         loan_id = task.args.get("loan_id")
         if not isinstance(loan_id, str):

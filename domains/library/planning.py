@@ -16,6 +16,7 @@ from domains.library.tools.loans import MAX_RENEWALS
 from domains.library.tools.results import LoanResult, MemberLoansResult
 from domains.library.vocabulary import slot
 from nodes.contracts import Plan, Task, Understanding
+from nodes.domain import ConditionField
 from nodes.errors import BindingError, PreconditionFailed
 from nodes.language import Bilingual, Lang
 
@@ -100,6 +101,10 @@ class LibraryPlanning:
 
     unplannable: frozenset[str] = frozenset()
     bulk_args: frozenset[str] = frozenset({"member_ids", "loan_ids"})
+    condition_fields: tuple[ConditionField, ...] = ()
+    """None: the desk's natural condition ("renew it if it is not overdue") tests one loan
+    of the member's list against today's date, not a field of a result; and whether a loan
+    can be renewed at all is already its write's precondition."""
 
     def plan(self, understanding: Understanding, user_id: str) -> Plan:
         builder = _Builder(understanding, user_id)

@@ -16,7 +16,7 @@ from domains.retail.declines import declined_sentence
 from domains.retail.done import DONE, ORDER_WRITES, PAYMENT_ZH, done_sentence
 from domains.retail.refunds import refund_sentences
 from domains.retail.results import Order, ProductTypes, User, parse
-from domains.retail.sentences import delay_decision, read_sentences, stance
+from domains.retail.sentences import delay_decision, gate_sentence, read_sentences, stance
 from domains.retail.vocabulary import PAYMENT_WORDS
 from nodes.contracts import Decision, Task, TaskOutcome
 from nodes.domain import Stance
@@ -139,6 +139,9 @@ class RetailAnswers:
         self, task: Task, outcome: TaskOutcome, results: Mapping[str, Any], lang: Lang
     ) -> str | None:
         return declined_sentence(task, outcome, results, lang)
+
+    def condition_sentence(self, task: Task, tested: TaskOutcome, held: bool, lang: Lang) -> str:
+        return gate_sentence(task.skill, tested.payload, held, lang)
 
     def target(self, task: Task, lang: Lang) -> str:
         order_id = task.args.get("order_id")

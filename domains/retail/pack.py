@@ -8,6 +8,7 @@ from typing import Any
 
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
+from domains.retail import conditions
 from domains.retail.answers import RetailAnswers
 from domains.retail.commands import data_cmd, tau2_cmd
 from domains.retail.conversation import RetailConversation
@@ -47,6 +48,7 @@ class _Records(RetailRecords):
 class _Planning:
     unplannable = frozenset({"find_user_id_by_email_v1", "find_user_id_by_name_zip_v1"})
     bulk_args = frozenset({"user_ids", "order_ids"})
+    condition_fields = conditions.FIELDS
 
     def plan(self, understanding: Understanding, user_id: str) -> Plan:
         return templates.rules_plan(understanding, user_id)

@@ -54,6 +54,71 @@ ORDER_STATUSES_ZH: Mapping[str, str] = {
 _SEVERITY = ("delayed", "delivered_late", "at_risk", "cancelled", "on_track", "delivered_on_time")
 
 
+STATES: Mapping[str, Bilingual] = {
+    "pending": Bilingual("has not shipped yet", "还没有发货"),
+    "pending (item modified)": Bilingual("has not shipped yet", "还没有发货"),
+    "processed": Bilingual("has shipped", "已经发货"),
+    "delivered": Bilingual("has been delivered", "已经送达"),
+    "cancelled": Bilingual("is cancelled", "已经取消"),
+    "return requested": Bilingual("has a return requested", "已经申请了退货"),
+    "exchange requested": Bilingual("has an exchange requested", "已经申请了换货"),
+}
+"""What an order in each status is, as a condition on it is told."""
+ALREADY: Mapping[str, Bilingual] = {
+    "processed": Bilingual("has already shipped", "已经发货了"),
+    "delivered": Bilingual("has already been delivered", "已经送达了"),
+    "cancelled": Bilingual("is already cancelled", "已经取消了"),
+    "return requested": Bilingual("already has a return requested", "已经申请了退货"),
+    "exchange requested": Bilingual("already has an exchange requested", "已经申请了换货"),
+}
+"""The same, said of a status that stopped a change."""
+UNDONE: Mapping[str, Bilingual] = {
+    "cancel_pending_order_v1": Bilingual("cancel it", "取消"),
+    "return_delivered_order_items_v1": Bilingual("request a return", "办理退货"),
+    "exchange_delivered_order_items_v1": Bilingual("request an exchange", "办理换货"),
+    "modify_pending_order_address_v1": Bilingual("change its shipping address", "修改收货地址"),
+    "modify_pending_order_payment_v1": Bilingual("change its payment method", "修改支付方式"),
+    "modify_pending_order_items_v1": Bilingual("change its items", "修改商品"),
+}
+"""The change a condition stopped, after "so I did not"."""
+_RETURN_LATER = Bilingual(
+    "; once it is delivered, you can return it", "；包裹送达后，您可以申请退货"
+)
+_CANCEL_INSTEAD = Bilingual("; you can still cancel it before it ships", "；发货前您仍可以取消它")
+INSTEAD: Mapping[tuple[str, str], Bilingual] = {
+    ("cancel_pending_order_v1", "processed"): _RETURN_LATER,
+    ("return_delivered_order_items_v1", "processed"): _RETURN_LATER,
+    ("return_delivered_order_items_v1", "pending"): _CANCEL_INSTEAD,
+    ("return_delivered_order_items_v1", "pending (item modified)"): _CANCEL_INSTEAD,
+}
+"""What the customer can do instead, where it helps (change, status -> clause)."""
+
+
+def gate_sentence(skill: str, tested: object, held: bool, lang: Lang) -> str:
+    """Which way a condition on the order read `tested` went for the write `skill`."""
+    order = parse(Order, tested)
+    undone = UNDONE.get(skill, Bilingual("go ahead", "办理"))
+    if order is None:
+        if held:
+            return say(lang, "The condition you gave is met.", "符合您提出的条件。")
+        return say(lang, f"The condition you gave is not met, so I did not {undone.en}.",
+                   f"您提出的条件不满足，所以我没有为您{undone.zh}。")  # fmt: skip
+    status = status_words(order.status, lang)
+    words = _state_words(order.status, held).say(lang)
+    said = say(lang, f"Order {order.order_id} {words} (status {status})",
+               f"订单 {order.order_id} {words}（状态：{status}）")  # fmt: skip
+    if held:
+        return said + say(lang, ", so your condition is met.", "，符合您提出的条件。")
+    instead = INSTEAD.get((skill, order.status), Bilingual("", "")).say(lang)
+    return said + say(lang, f", so I did not {undone.en}{instead}.",
+                      f"，所以我没有为您{undone.zh}{instead}。")  # fmt: skip
+
+
+def _state_words(status: str, held: bool) -> Bilingual:
+    already = None if held else ALREADY.get(status)
+    return already or STATES.get(status) or Bilingual(f"is {status}", "是这个状态")
+
+
 def read_sentences(skill: str, payload: object, lang: Lang) -> list[str]:
     """What one succeeded read found, or nothing when its payload does not fit its model."""
     describe = _READS.get(skill)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from checkpoints.opening import Pool
+from domains.retail.conditions import CONDITION_SLOT, read_condition
 from domains.retail.storage import reads
 from domains.retail.vocabulary import (
     ACCOUNT_WORDS,
@@ -115,6 +116,7 @@ SLOTS: tuple[SlotSpec, ...] = (
     SlotSpec("payment_method", 'a payment method id (like "gift_card_1234567") or one of'
              ' "gift_card", "paypal", "credit_card"', pattern=r"(?:gift_card|credit_card|paypal)(?:_\d+)?",
              shapes_write=True, max_chars=100),
+    CONDITION_SLOT,
 )  # fmt: skip
 
 # Ordered so that more specific intents are not swallowed by general ones.
@@ -188,6 +190,7 @@ def extract_slots(
         "address": _one(address.group(1).strip() if address and wants_address else None),
         "reason": _one(_first_key(CANCEL_REASONS, lowered)),
         "payment_method": _one(payment.group(1) if payment else _first_key(PAYMENT_WORDS, lowered)),
+        "condition": _one(read_condition(text)),
     }
 
 

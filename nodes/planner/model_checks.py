@@ -13,9 +13,9 @@ skills, role whitelists, cycles, bulk args, the session user):
   every required parameter), so a plan that drops what a skill needs is
   rejected here rather than failing step by step at run time;
 - writes are the customer's, not the model's: each write must be a copy of
-  a rules-plan write (same skill, args and the same lookups as dependencies)
-  and every rules-plan write must be there. A model may only reorder, add or
-  trim reads.
+  a rules-plan write (same skill, args, the same lookups as dependencies and
+  the same condition on the same lookup) and every rules-plan write must be
+  there. A model may only reorder, add or trim reads.
 
 Any failure raises `ModelOutputInvalid`, so the ladder tries the next tier.
 """
@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from nodes.contracts import Plan, Task, Tier, Understanding
+from nodes.contracts import Condition, Plan, Task, Tier, Understanding
 from nodes.domain import Domain, DomainPlanning
 from nodes.errors import BindingError, ModelOutputInvalid, PlanRejected
 from nodes.planner.binding import bind_args, marker_of
@@ -47,12 +47,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
+class PlanReplyCondition(_Strict):
+    """A step's condition as a model writes it (`nodes.contracts.Condition`)."""
+
+    task: str = Field(max_length=16)
+    field: str = Field(max_length=60)
+    values: tuple[str, ...] = Field(min_length=1, max_length=10)
+    name: str = Field(max_length=40)
+
+
 class PlanReplyTask(_Strict):
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
     role: str = Field(max_length=60)
     skill: str = Field(max_length=80)
     args: dict[str, ArgValue] = Field(default_factory=dict, max_length=10)
     depends_on: tuple[str, ...] = Field(default=(), max_length=MAX_TASKS)
+    when: PlanReplyCondition | None = None
 
 
 class PlanReply(_Strict):
@@ -73,12 +83,22 @@ def check_model_plan(
     tier: Tier,
 ) -> Plan:
     """The model's plan as a `Plan`, or `ModelOutputInvalid` naming the first problem."""
-    tasks = tuple(_task(t, rules) for t in reply.tasks)
+    try:
+        tasks = tuple(_task(t, rules) for t in reply.tasks)
+    except ValidationError as exc:
+        raise ModelOutputInvalid(NODE, f"condition: {exc.errors()[0]['msg']}") from exc
     plan = Plan(tasks=tasks, rationale=f"{tier} model plan")
     planning = domain.planning
     try:
         known = frozenset(registry.skill_ids)
-        validate_plan(plan, roles, known, user_id, bulk_args=planning.bulk_args)
+        validate_plan(
+            plan,
+            roles,
+            known,
+            user_id,
+            bulk_args=planning.bulk_args,
+            conditions=planning.condition_fields,
+        )
     except PlanRejected as exc:
         raise ModelOutputInvalid(NODE, f"{exc.code}: {exc}") from exc
     for task in tasks:
@@ -99,6 +119,7 @@ def _task(reply: PlanReplyTask, rules: Plan) -> Task:
         args=dict(twin.args if twin else reply.args),
         depends_on=reply.depends_on,
         question=twin.question if twin else None,
+        when=Condition.model_validate(reply.when.model_dump()) if reply.when else None,
     )
 
 
@@ -168,9 +189,19 @@ def _check_writes(plan: Plan, rules: Plan, registry: SkillRegistry) -> None:
 
 
 def write_key(task: Task, plan: Plan) -> tuple[Any, ...]:
-    """What a write runs, on what it depends (by what those run), PII-masked."""
+    """What a write runs, on what it depends (by what those run) and on what condition,
+    PII-masked."""
     deps = sorted(repr(signature(plan.task(d))) for d in task.depends_on)
-    return (*signature(task), tuple(deps))
+    return (*signature(task), tuple(deps), _condition_key(task, plan))
+
+
+def _condition_key(task: Task, plan: Plan) -> tuple[str, ...] | None:
+    # The tested lookup by what it runs: a model's ids are not the rules plan's.
+    when = task.when
+    if when is None:
+        return None
+    tested = repr(signature(plan.task(when.task)))
+    return (tested, when.field, *sorted(when.values), when.name)
 
 
 def signature(task: Task) -> tuple[str, str, str]:

@@ -107,7 +107,8 @@ def domain_brief(prompts: Path) -> str:
 def _shown(task: dict[str, Any]) -> dict[str, Any]:
     # Models see no full e-mail, card or phone number, and not our own fields.
     keep = ("id", "role", "skill", "depends_on")
-    return {**{k: task[k] for k in keep}, "args": masked_args(task["args"])}
+    shown = {**{k: task[k] for k in keep}, "args": masked_args(task["args"])}
+    return {**shown, "when": task["when"]} if task.get("when") else shown
 
 
 def _data(value: Any) -> str:

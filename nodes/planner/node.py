@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.context import SupportContext
-from nodes.contracts import Plan, Understanding
+from nodes.contracts import Plan, Task, Understanding
 from nodes.errors import PlanRejected
 from nodes.failure_text import plan_refusal
 from nodes.memory.node import with_memory
@@ -30,7 +30,7 @@ async def planner(state: SupportState, runtime: Runtime[SupportContext]) -> Stat
             "refusal": plan_refusal(exc.code, understanding.lang),
             "trace": [f"planner[{tier}]: plan rejected ({exc.code}): {exc}"],
         }
-    steps = ", ".join(f"{t.id}:{t.role}/{t.skill}" for t in plan.tasks) or "nothing to run"
+    steps = ", ".join(_step(t) for t in plan.tasks) or "nothing to run"
     return {
         "plan": stored(plan, PlanData),
         "rounds": 0,
@@ -66,6 +66,19 @@ def replan(state: SupportState, ctx: SupportContext) -> StateUpdate:
     }
 
 
+def _step(task: Task) -> str:
+    gate = f" if {task.when.task}:{task.when.name}" if task.when else ""
+    return f"{task.id}:{task.role}/{task.skill}{gate}"
+
+
 def _validate(plan: Plan, ctx: SupportContext, user_id: str) -> None:
     known = frozenset(ctx.registry.skill_ids)
-    validate_plan(plan, ctx.roles, known, user_id, bulk_args=ctx.domain.planning.bulk_args)
+    planning = ctx.domain.planning
+    validate_plan(
+        plan,
+        ctx.roles,
+        known,
+        user_id,
+        bulk_args=planning.bulk_args,
+        conditions=planning.condition_fields,
+    )

@@ -47,8 +47,7 @@ def revise_plan(
             tasks.append(step)
         for i, task in enumerate(tasks):
             if failed_id in task.depends_on:
-                deps = tuple(step.id if d == failed_id else d for d in task.depends_on)
-                tasks[i] = task.model_copy(update={"depends_on": deps})
+                tasks[i] = task.rewired(failed_id, step.id)
                 moved.add(task.id)
     return plan.model_copy(
         update={"tasks": tuple(tasks), "rationale": plan.rationale + "; replanned"}

@@ -2,15 +2,16 @@
 
 Model-made and rules-made plans pass the same checks, so a model can never
 widen what may run: unknown skills, skills outside the assigned role's
-whitelist, dangling or cyclic dependencies, and forbidden operations are
-rejected with typed errors.
+whitelist, dangling or cyclic dependencies, forbidden operations and
+conditions the domain does not allow are rejected with typed errors.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from nodes.contracts import Plan
+from nodes.contracts import Plan, Task
+from nodes.domain import ConditionField
 from nodes.errors import PlanRejected
 from skills.roles import RoleSpec
 
@@ -27,10 +28,12 @@ def validate_plan(
     user_id: str,
     *,
     bulk_args: Iterable[str],
+    conditions: Iterable[ConditionField] = (),
 ) -> Plan:
     """Return the plan unchanged, or raise `PlanRejected` naming the first problem.
 
-    `bulk_args` are the domain's argument names that select many records.
+    `bulk_args` are the domain's argument names that select many records;
+    `conditions` what a task's `when` may test (`DomainPlanning.condition_fields`).
     """
     forbidden = sorted(FORBIDDEN_ARGS | frozenset(bulk_args))
     if len(plan.tasks) > MAX_TASKS:
@@ -52,6 +55,9 @@ def validate_plan(
             if dep not in ids:
                 raise PlanRejected("unknown_dependency", f"{task.id}: depends on unknown {dep}")
         _check_scope(task.id, task.args, user_id, forbidden)
+    allowed = tuple(conditions)
+    for task in plan.tasks:
+        _check_condition(task, plan, allowed)
     _check_acyclic(plan)
     return plan
 
@@ -66,6 +72,29 @@ def _check_scope(
     owner = args.get("user_id")
     if owner is not None and owner != user_id:
         raise PlanRejected("forbidden", f"{task_id}: touches another customer's data")
+
+
+def _check_condition(task: Task, plan: Plan, allowed: tuple[ConditionField, ...]) -> None:
+    # A condition tests a result the task waits for, in a field the domain lets
+    # conditions test, for values that field takes.
+    when = task.when
+    if when is None:
+        return
+    if when.task not in task.depends_on:
+        raise PlanRejected(
+            "bad_condition", f"{task.id}: its condition tests {when.task}, not a dependency"
+        )
+    skill = plan.task(when.task).skill
+    field = next((f for f in allowed if f.skill == skill and f.field == when.field), None)
+    if field is None:
+        raise PlanRejected(
+            "bad_condition", f"{task.id}: a condition may not test {skill} {when.field!r}"
+        )
+    unknown = sorted(set(when.values) - set(field.values))
+    if unknown:
+        raise PlanRejected(
+            "bad_condition", f"{task.id}: {when.field} never takes the value(s) {unknown[:3]}"
+        )
 
 
 def _check_acyclic(plan: Plan) -> None:

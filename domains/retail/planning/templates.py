@@ -3,7 +3,9 @@
 Arguments that depend on earlier results (which items to return, where to
 send the e-mail) are left as `bind:` markers, resolved by
 `domains.retail.planning.binding` once the dependencies have succeeded, so
-the plan itself stays a pure function of the request.
+the plan itself stays a pure function of the request. A condition the
+request puts on its change ("if it hasn't shipped yet") gates every order
+write on the write's own order lookup (`Task.when`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from nodes.contracts import Plan, Task, Understanding
+from domains.retail.conditions import CONDITIONS, condition_on
+from nodes.contracts import Condition, Plan, Task, Understanding
 
 WHY_LATE = "why_is_my_shipment_late"
 
@@ -22,12 +25,32 @@ class _Builder:
     understanding: Understanding
     tasks: list[Task] = field(default_factory=list)
 
-    def add(self, role: str, skill: str, args: Mapping[str, object], *deps: str, **kw: str) -> str:
+    def add(
+        self,
+        role: str,
+        skill: str,
+        args: Mapping[str, object],
+        *deps: str,
+        question: str | None = None,
+        when: Condition | None = None,
+    ) -> str:
         task_id = f"t{len(self.tasks) + 1}"
-        self.tasks.append(
-            Task(id=task_id, role=role, skill=skill, args=dict(args), depends_on=deps, **kw)
+        task = Task(
+            id=task_id,
+            role=role,
+            skill=skill,
+            args=dict(args),
+            depends_on=deps,
+            question=question,
+            when=when,
         )
+        self.tasks.append(task)
         return task_id
+
+    def gate(self, lookup: str) -> Condition | None:
+        """The request's condition on a write whose order lookup is `lookup`, if it has one."""
+        name = self.understanding.first("condition")
+        return condition_on(lookup, name) if name is not None and name in CONDITIONS else None
 
     def order_lookup(self, order_id: str) -> str:
         for task in self.tasks:
@@ -99,6 +122,7 @@ def _cancel(b: _Builder) -> None:
             "cancel_pending_order_v1",
             {"order_id": order_id, "reason": reason},
             dep,
+            when=b.gate(dep),
         )
 
 
@@ -110,7 +134,7 @@ def _return(b: _Builder) -> None:
             "item_ids": "bind:order_items",
             "payment_method_id": "bind:order_payment",
         }
-        b.add("billing_specialist", "return_delivered_order_items_v1", args, dep)
+        b.add("billing_specialist", "return_delivered_order_items_v1", args, dep, when=b.gate(dep))
 
 
 def _modify(b: _Builder) -> None:
@@ -119,14 +143,23 @@ def _modify(b: _Builder) -> None:
         dep = b.order_lookup(order_id)
         if address:
             args = {"order_id": order_id, "address": address}
-            b.add("billing_specialist", "modify_pending_order_address_v1", args, dep)
+            b.add(
+                "billing_specialist", "modify_pending_order_address_v1", args, dep, when=b.gate(dep)
+            )
         elif method:
             # An explicit id is used as given; a kind ("gift_card") is resolved
             # against the customer's own methods once they are read.
             chosen = method if method[-1].isdigit() else f"bind:user_payment:{method}"
             args = {"order_id": order_id, "payment_method_id": chosen}
             user = b.add("order_query", "get_user_details_v1", {"user_id": b.user_id})
-            b.add("billing_specialist", "modify_pending_order_payment_v1", args, dep, user)
+            b.add(
+                "billing_specialist",
+                "modify_pending_order_payment_v1",
+                args,
+                dep,
+                user,
+                when=b.gate(dep),
+            )
 
 
 def _update_account(b: _Builder) -> None:

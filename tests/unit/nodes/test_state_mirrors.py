@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from nodes.contracts import (
     ApprovalRequest,
     Call,
+    Condition,
     ConfirmationRequest,
     Decision,
     FocusEntity,
@@ -28,6 +29,7 @@ from nodes.contracts import (
 from nodes.state import (
     ApprovalRequestData,
     CallData,
+    ConditionData,
     ConfirmationRequestData,
     DecisionData,
     FocusEntityData,
@@ -56,6 +58,7 @@ MIRRORS: list[tuple[type[BaseModel], type]] = [
     (Call, CallData),
     (Question, QuestionData),
     (FocusEntity, FocusEntityData),
+    (Condition, ConditionData),
     (Task, TaskData),
     (Plan, PlanData),
     (TaskOutcome, TaskOutcomeData),
