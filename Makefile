@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check fmt lint types arch studio bench chaos clean
+.PHONY: demo test check fmt lint types arch studio bench chaos eval clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -35,6 +35,11 @@ studio: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_skill_chain
+
+# How well requests are read: the learned reader and the keyword rules on the two
+# hand-written held-out splits, the instruction suite and the training corpus.
+eval: $(STAMP)
+	$(BIN)/python -m domains.retail.intents.evaluate
 
 # The fault and abuse campaign (issue 7 §8): one line per category; non-zero exit on any bad count.
 chaos: $(STAMP)

@@ -38,6 +38,8 @@ class Understanding(_Frozen):
     """Slot name (a `SlotSpec` of the domain) -> values read from the text; all untrusted."""
     injection: bool = False
     tier: Tier = "rules"
+    uncertain: tuple[Intent, ...] = ()
+    """Writes the reading leaned to but did not read (see `nodes.domain.Reading`)."""
 
     def slot(self, name: str) -> tuple[str, ...]:
         """The values of slot `name`; empty when the request has none."""

@@ -22,7 +22,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
@@ -69,6 +69,9 @@ class IntentSpec:
     refers: tuple[str, ...] = ()
     """Owned identifier slots a reference ("it", "that order") may fill from the
     conversation's focus, besides `requires`."""
+    offer: Bilingual | None = None
+    """How the turn offers it when the reading is unsure ("cancel the order"):
+    a question "Do you want me to …?" instead of a guess."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,16 @@ class ConditionField:
     """Every value the field takes; a condition holds for some of them."""
 
 
+class Reading(NamedTuple):
+    """A domain's rules-tier reading of one request."""
+
+    intents: tuple[str, ...]
+    slots: dict[str, tuple[str, ...]]
+    uncertain: tuple[str, ...] = ()
+    """Writes the reading leaned to without enough confidence to read them: with
+    nothing else read, the turn asks the customer instead of guessing."""
+
+
 class DomainUnderstanding(Protocol):
     """The rules-tier reading of one request, in the domain's vocabulary."""
 
@@ -126,10 +139,8 @@ class DomainUnderstanding(Protocol):
         """Data words the reading needs (read once per process start)."""
         ...
 
-    def read(
-        self, text: str, lexicon: Lexicon
-    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        """(intents in priority order; slot name -> values) of normalised text.
+    def read(self, text: str, lexicon: Lexicon) -> Reading:
+        """Intents in priority order and slot name -> values of normalised text.
 
         Only intents and slots of this vocabulary; no intent reads as `OUT_OF_SCOPE`.
         """

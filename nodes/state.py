@@ -50,6 +50,7 @@ class UnderstandingData(TypedDict):
     slots: SlotValues
     injection: bool
     tier: Tier
+    uncertain: list[str]
 
 
 class ConditionData(TypedDict):

@@ -12,7 +12,7 @@ from domains.library.conversation import LibraryConversationAnswers, LibraryConv
 from domains.library.memory import LibraryMemory
 from domains.library.planning import LibraryPlanning
 from domains.library.storage.seed import LibrarySeed
-from nodes.domain import Domain, IntentSpec, Lexicon, SlotSpec
+from nodes.domain import Domain, IntentSpec, Lexicon, Reading, SlotSpec
 from skills.resources import ResourceVocabulary
 
 HERE = Path(__file__).resolve().parent
@@ -27,10 +27,8 @@ class LibraryUnderstanding:
     async def lexicon(self, pool: Pool) -> Lexicon:
         return {}  # every id the desk reads has a fixed shape; no titles are needed
 
-    def read(
-        self, text: str, lexicon: Lexicon
-    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-        return vocabulary.read(text)
+    def read(self, text: str, lexicon: Lexicon) -> Reading:
+        return Reading(*vocabulary.read(text))
 
 
 RESOURCES = ResourceVocabulary(

@@ -29,12 +29,17 @@ NEGATED_ACTIONS: tuple[str, ...] = (
 # "All my orders" is a bulk change only next to a write verb: reading every
 # order of one's own is an ordinary status question.
 BULK_SCOPE: tuple[str, ...] = (
-    r"\ball (?:of )?(?:my |the |our |your )?orders\b",
-    r"\bevery (?:single )?order\b",
-    "(?:所有|全部)的?订单|订单全部|订单都",
+    r"\ball (?:of )?(?:my |the |our |your )?(?:\w+ )?orders(?![a-z])",
+    r"\b(?:every|each) (?:single )?(?:one of (?:my|the) )?(?:\w+ )?orders?(?![a-z])",
+    r"\bevery (?:single )?(?:thing|item|purchase)\b",
+    r"\beach of (?:my|the|them)\b",
+    r"\ball of (?:them|those)\b",
+    r"\b(?:everything|anything|all (?:the )?(?:stuff|things|items)) i (?:ordered|bought|purchased)\b",
+    r"\b(?:the|all the) rest\b",
+    "(?:所有|全部|每个|每一个|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
 )
 BULK_WRITE_VERBS: tuple[str, ...] = (
-    r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap)",
+    r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap|switch|move|send back)",
     "取消|退|换|改|删|更新|不要",
 )
 
@@ -49,6 +54,14 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         "所有用户|所有客户|所有人|批量|别人的|其他用户|其他客户|其他人的|他人",
         r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
         r"\bsomeone else'?s\b",
+        # Somebody else's records, however the customer is related to them.
+        r"\b(?:neighbou?r|friend|husband|wife|mother|mom|father|dad|brother|sister|colleague|boss"
+        r"|son|daughter|partner|roommate)'s (?:orders?|account|address|e-?mail|details|info)",
+        r"\b(?:orders?|account|address) (?:placed |made )?(?:by|of) (?:my )?(?:neighbou?r|friend|husband"
+        r"|wife|mother|mom|father|dad|brother|sister|colleague|boss|son|daughter|partner|roommate)\b",
+        r"\b(?:orders?|accounts?) (?:placed |made )?by \S+@\S+",
+        r"\bevery (?:customer|user|client)'?s?\b",
+        "(?:朋友|邻居|老公|老婆|丈夫|妻子|妈妈|爸爸|同事|家人|室友|别的用户|其他用户)\\S{0,4}的(?:订单|地址|账户|账号|邮箱|信息)",
         # A customer id in the text (first_last_1234): the session's own
         # customer never needs to name one, so it points at someone else.
         r"\b[a-z]+(?:_[a-z]+)+_\d{4}\b",

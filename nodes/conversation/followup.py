@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nodes.contracts import Call, Question, Understanding
-from nodes.conversation.questions import MAX_ASKED
+from nodes.conversation.questions import INTENT, MAX_ASKED
 from nodes.conversation.references import described
 from nodes.conversation.words import NO, YES, YES_LEAD, ordinal
 from nodes.domain import OUT_OF_SCOPE
@@ -39,6 +39,8 @@ class Reply:
     """The reply needs nothing planned (a no, or the question asked again)."""
     outcome: str = "new_request"
     """What the reply was: confirmed, declined, picked, asked_again, new_request."""
+    intent: str | None = None
+    """The intent the customer picked, when the question asked what to do."""
 
 
 def answer_to(
@@ -63,6 +65,8 @@ def answer_to(
         if YES.match(lowered) or (YES_LEAD.match(lowered) and restated):
             return Reply(question.request, confirmed=question.calls, outcome="confirmed")
     elif (picked := _picked(question, lowered, reading)) is not None:
+        if question.slot == INTENT:
+            return Reply(question.request, outcome="picked", intent=picked)
         return Reply(f"{question.request} {picked}", outcome="picked")
     if NO.match(lowered) and same:
         return Reply(text, note=_declined(lang), settled=True, outcome="declined")

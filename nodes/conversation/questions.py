@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nodes.contracts import Call, ConfirmationRequest, Option, Question, Understanding
+from nodes.domain import Domain
 from nodes.language import Lang, say
 from nodes.state import QuestionData, SupportState, stored
 
@@ -31,6 +32,27 @@ def clarify_question(
         options=tuple(options),
         audit_id=audit_id,
     )
+
+
+INTENT = "intent"
+"""The `Question.slot` of a question asking what the customer wants done."""
+
+
+def intent_question(domain: Domain, reading: Understanding, audit_id: str) -> Question:
+    """Ask whether the customer wants the write the reading leaned to but did not read:
+    an unsure reading is a question, never a guess."""
+    lang = reading.lang
+    options = [
+        Option(value=spec.name, label=spec.offer.say(lang) if spec.offer else spec.description)
+        for name in reading.uncertain
+        if (spec := domain.intent(name)) is not None
+    ]
+    lead = say(
+        lang,
+        "I am not sure what you would like me to do. Do you want me to:",
+        "我不太确定您想让我做什么。您是想让我：",
+    )
+    return clarify_question(lead, INTENT, options, reading.text, audit_id, lang)
 
 
 def confirmation_question(clauses: Sequence[str], lang: Lang) -> str:

@@ -11,7 +11,7 @@ from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import Question, Understanding
 from nodes.conversation.focus import focus_of
 from nodes.conversation.followup import Reply, answer_to
-from nodes.conversation.questions import open_question
+from nodes.conversation.questions import intent_question, open_question
 from nodes.conversation.references import pointed_at, resolve
 from nodes.domain import OUT_OF_SCOPE
 from nodes.intake.rules import understand
@@ -49,6 +49,9 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
             return TurnReading(None, reply.ask_again, notes, trace)
         text = reply.text
     rules = _read(ctx, text)
+    if question is not None and reply.intent:
+        # The customer chose what to do: the request is read as that, and nothing else.
+        rules = rules.model_copy(update={"intents": (reply.intent,), "uncertain": ()})
     focus = focus_of(state)
     if rules.intents == (OUT_OF_SCOPE,) and (value := pointed_at(text.lower(), focus)):
         # "where is it?" reads as nothing alone; with the record it points at, it may.
@@ -57,6 +60,9 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
             rules = pointed
             trace.append(f"conversation: read with the record in focus {value}")
     audit_id = state.get("audit_id") or ""
+    if rules.intents == (OUT_OF_SCOPE,) and rules.uncertain:
+        trace.append(f"conversation: unsure of {list(rules.uncertain)}; asking")
+        return TurnReading(rules, intent_question(ctx.domain, rules, audit_id), notes, trace)
     resolution = await resolve(ctx, rules, focus, user_id, audit_id)
     if resolution.values:
         added = " ".join(resolution.values.values())

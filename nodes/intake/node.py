@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from checkpoints.errors import ConfigurationError
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
+from nodes.conversation.questions import INTENT
 from nodes.conversation.reading import read_turn
 from nodes.conversation.small_talk import small_talk_reply
 from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec
@@ -58,7 +59,9 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
         return {**settled, "trace": [*reading.trace, "intake: the reply settled the question"]}
     resolved_state: SupportState = {**state, "text": reading.rules.text}
     understanding = await model_understanding(ctx, resolved_state, reading.rules)
-    refusal = await _refusal(ctx, customer.user_id, understanding)
+    # Asked what the customer wants done, the turn is a question, not "out of scope".
+    asks_what = reading.asking is not None and reading.asking.slot == INTENT
+    refusal = await _refusal(ctx, customer.user_id, understanding, asks_what=asks_what)
     if understanding.intents == (OUT_OF_SCOPE,) and refusal is not None:
         polite = small_talk_reply(understanding.text, understanding.lang)
         if polite or settled["followup"]:
@@ -103,7 +106,9 @@ def refusal_text(domain: Domain, kind: str, lang: Lang) -> str:
     return (domain.answers.refusals.get(kind) or DEFAULT_REFUSALS[kind]).say(lang)
 
 
-async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str | None:
+async def _refusal(
+    ctx: SupportContext, user_id: str, u: Understanding, *, asks_what: bool = False
+) -> str | None:
     # The API checks this too; the graph checks again for callers that reach
     # it directly (LangGraph Studio, the SDK).
     domain = ctx.domain
@@ -117,7 +122,7 @@ async def _refusal(ctx: SupportContext, user_id: str, u: Understanding) -> str |
         # Same words whether the record exists or not: nothing leaks.
         ids = say(u.lang, ", ", "、").join(foreign)
         return refusal_text(domain, "foreign", u.lang).format(ids=ids)
-    if u.intents == (OUT_OF_SCOPE,):
+    if u.intents == (OUT_OF_SCOPE,) and not asks_what:
         return refusal_text(domain, OUT_OF_SCOPE, u.lang)
     return None
 

@@ -52,13 +52,14 @@ def understand(text: str, domain: DomainUnderstanding, lexicon: Lexicon) -> Unde
     """Read one request with rules only: the domain reads intents and slots. Never raises
     on odd input; a domain answering outside its own vocabulary is a configuration error."""
     normalised = normalise(text)
-    intents, slots = domain.read(normalised, lexicon)
+    reading = domain.read(normalised, lexicon)
     return Understanding(
         text=normalised,
         masked_text=mask_pii(normalised),
         lang=lang_of(normalised),
-        intents=_known_intents(domain, intents),
-        slots=_known_slots(domain, slots),
+        intents=_known_intents(domain, reading.intents),
+        slots=_known_slots(domain, reading.slots),
+        uncertain=_known_intents(domain, reading.uncertain) if reading.uncertain else (),
         injection=screen_injection(normalised.lower()),
     )
 

@@ -34,6 +34,18 @@ class _Builder:
         question: str | None = None,
         when: Condition | None = None,
     ) -> str:
+        for task in self.tasks:
+            # Two intents asking for the same step (tracking and a delay complaint
+            # both estimate the arrival) share it.
+            if (task.role, task.skill, task.args, task.depends_on, task.question, task.when) == (
+                role,
+                skill,
+                dict(args),
+                deps,
+                question,
+                when,
+            ):
+                return task.id
         task_id = f"t{len(self.tasks) + 1}"
         task = Task(
             id=task_id,

@@ -53,7 +53,7 @@ def test_the_library_is_chosen_by_name() -> None:
     ],
 )  # fmt: skip
 def test_rules_reading(text: str, intents: tuple[str, ...], slots: dict[str, Any]) -> None:
-    assert LIBRARY.understanding.read(text, {}) == (intents, slots)
+    assert LIBRARY.understanding.read(text, {})[:2] == (intents, slots)
 
 
 def test_every_intent_read_is_declared_and_writes_are_marked() -> None:

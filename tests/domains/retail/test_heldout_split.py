@@ -1,4 +1,4 @@
-"""The hand-written held-out split keeps to the labelling contract (intents/LABELS.md)."""
+"""The two hand-written held-out splits keep to the labelling contract (intents/LABELS.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from pydantic import BaseModel, ConfigDict
 from domains.retail.understanding import INTENTS_SPEC
 from nodes.domain import OUT_OF_SCOPE
 
-SPLIT = Path(__file__).parents[3] / "domains" / "retail" / "intents" / "heldout.yaml"
+INTENTS_DIR = Path(__file__).parents[3] / "domains" / "retail" / "intents"
+SPLITS = (INTENTS_DIR / "heldout.yaml", INTENTS_DIR / "test_split.yaml")
+ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?[Ww](\d+)")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 # Intents that a message carries alone: nothing else in the list applies, or the whole request is refused.
 ALONE = {OUT_OF_SCOPE} | {spec.name for spec in INTENTS_SPEC if spec.refusal is not None}
@@ -28,10 +30,10 @@ class Labelled(BaseModel):
     note: str | None = None
 
 
-@pytest.fixture(scope="module")
-def split() -> list[Labelled]:
-    """The split, parsed strictly."""
-    rows = yaml.safe_load(SPLIT.read_text(encoding="utf-8"))
+@pytest.fixture(scope="module", params=SPLITS, ids=lambda path: path.stem)
+def split(request: pytest.FixtureRequest) -> list[Labelled]:
+    """A split, parsed strictly."""
+    rows = yaml.safe_load(request.param.read_text(encoding="utf-8"))
     return [Labelled.model_validate(row) for row in rows]
 
 
@@ -66,3 +68,8 @@ def test_every_intent_is_covered_in_both_languages(split: list[Labelled]) -> Non
         chinese = sum(bool(HAN.search(row.text)) for row in rows)
         assert len(rows) >= 12, spec.name
         assert chinese >= 4 and len(rows) - chinese >= 4, spec.name
+
+
+def test_order_ids_have_the_shop_shape(split: list[Labelled]) -> None:
+    lengths = {len(digits) for row in split for digits in ORDER_ID.findall(row.text)}
+    assert lengths <= {7}

@@ -84,7 +84,7 @@ WRITES = {
     "cancel_order": "Please cancel order #W8770097",
     "modify_order": "Change the address of order #W1234567 to 12 Main St, Springfield, IL 62704",
     "return_items": "I want to return order #W1234567",
-    "exchange_items": "I want to exchange the lamp in #W1234567",
+    "exchange_items": "I want to exchange the Desk Lamp in #W1234567 for another colour",
     "update_account": "Update my account address to 12 Main St, Springfield, IL 62704",
     "notify": "Where is order #W1234567? email me at ann@example.com",
 }
@@ -116,7 +116,7 @@ def test_a_model_can_not_drop_a_write_the_rules_read(intent: str) -> None:
 @pytest.mark.parametrize("intent", sorted(WRITE_INTENTS))
 def test_a_model_can_not_add_a_write_the_rules_did_not_read(intent: str) -> None:
     rules = understand("Where is my order #W5918442?")
-    assert rules.intents == ("order_status",)
+    assert rules.intents == ("order_status", "track_shipment")
     with pytest.raises(ModelOutputInvalid, match="did not read"):
         ground_reading(reading("order_status", intent, order_ids=["#W5918442"]), rules, "large")
 

@@ -85,7 +85,7 @@ def test_item_names_come_from_the_catalogue() -> None:
 
 def test_a_named_product_alone_is_a_product_question() -> None:
     assert understand("Desk Lamp?", PRODUCTS).intents == ("product_info",)
-    assert understand("Desk Lamp?").intents == ("out_of_scope",)
+    assert understand("Sneakers?").intents == ("product_info",)  # the pack's own catalogue names
 
 
 def test_understanding_carries_the_masked_text() -> None:
@@ -115,7 +115,7 @@ def test_injection_never_adds_intents() -> None:
         ("show me the orders of jane_doe_1234", {"bulk_modify"}),
         ("Show me all my orders", {"order_status"}),
         ("把我所有的订单都改成礼品卡支付", {"bulk_modify"}),
-        ("我所有的订单都到哪了", {"track_shipment"}),
+        ("我所有的订单都到哪了", {"order_status", "track_shipment"}),
         ("What is your return policy?", {"policy_question"}),
         ("你们的退货政策是什么", {"policy_question"}),
         ("Cancel #W1234567 and what is your refund policy?", {"cancel_order", "policy_question"}),

@@ -18,7 +18,7 @@ from nodes.models.ladder import model_understanding
 from nodes.models.usage import record_usage
 from tests.fakes.chat import ScriptedChatModel, Sleep
 
-TEXT = "I want my money back for the blender in #W1234567"
+TEXT = "What is going on with the blender in #W1234567?"
 VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W1234567"]}})
 
 

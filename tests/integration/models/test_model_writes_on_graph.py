@@ -56,7 +56,7 @@ async def test_a_reading_that_adds_a_cancel_and_a_notification_runs_neither(
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=21)
     hostile = reading("order_status", "cancel_order", "notify", order=order)
     large = ScriptedChatModel(script=[hostile, NOT_A_PLAN])
-    done = await run(support, large, f"Where is my order {order}?", user)
+    done = await run(support, large, f"What is the status of order {order}?", user)
     assert done.intents == ["order_status"] and done.status == "completed"
     assert [t["skill"] for t in done.plan] == ["get_order_details_v1"]
     assert not done.interrupts

@@ -24,7 +24,7 @@ from nodes.domain import load_domain
 from nodes.models import ModelTiers
 from nodes.models.ladder import model_understanding
 
-TEXT = "I want my money back for the blender in #W1234567"
+TEXT = "What is going on with the blender in #W1234567?"
 VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W1234567"]}})
 
 

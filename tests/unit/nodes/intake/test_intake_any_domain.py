@@ -19,7 +19,7 @@ from checkpoints.errors import ConfigurationError
 from checkpoints.migrations import MigrationSource
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
-from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec, Lexicon, SlotSpec
+from nodes.domain import OUT_OF_SCOPE, Domain, IntentSpec, Lexicon, Reading, SlotSpec
 from nodes.errors import ModelOutputInvalid
 from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.intake import rules
@@ -64,16 +64,17 @@ class Loans:
     async def lexicon(self, pool: Any) -> Lexicon:
         return {"titles": ("Dune",)}
 
-    def read(
-        self, text: str, lexicon: Lexicon
-    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    def read(self, text: str, lexicon: Lexicon) -> Reading:
         lowered = text.lower()
         intents = tuple(i for i, word in _WORDS.items() if word in lowered)
-        return intents, {
-            "loan_ids": tuple(f"L-{n}" for n in re.findall(r"L-?(\d{4})", text)),
-            "titles": tuple(t for t in lexicon.get("titles", ()) if t.lower() in lowered),
-            "shelf": ("children",) if "kids" in lowered else (),
-        }
+        return Reading(
+            intents,
+            {
+                "loan_ids": tuple(f"L-{n}" for n in re.findall(r"L-?(\d{4})", text)),
+                "titles": tuple(t for t in lexicon.get("titles", ()) if t.lower() in lowered),
+                "shelf": ("children",) if "kids" in lowered else (),
+            },
+        )
 
 
 class Records:
@@ -125,10 +126,8 @@ def test_the_rules_tier_builds_the_understanding_from_the_domain_reading() -> No
 
 def test_a_domain_reading_outside_its_vocabulary_is_a_configuration_error() -> None:
     class Sloppy(Loans):
-        def read(
-            self, text: str, lexicon: Lexicon
-        ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-            return ("fly_home",), {}
+        def read(self, text: str, lexicon: Lexicon) -> Reading:
+            return Reading(("fly_home",), {})
 
     with pytest.raises(ConfigurationError, match="fly_home"):
         rules.understand("anything", Sloppy(), {})

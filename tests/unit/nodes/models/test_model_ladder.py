@@ -14,7 +14,7 @@ from nodes.models.ladder import model_understanding
 from tests.fakes.chat import ScriptedChatModel, Sleep, forget_scripts, unconsumed_scripts
 
 PRODUCTS = ("Blender", "Desk Lamp")
-MONEY_BACK = "I want my money back for the blender in #W1234567"
+MONEY_BACK = "What is going on with the blender in #W1234567?"
 BULK = "Please cancel all my orders, starting with #W1234567"
 STATE: dict[str, Any] = {"user_id": "u1", "thread_id": "t-unit"}
 
@@ -217,7 +217,7 @@ async def test_a_hostile_reading_cannot_add_a_cancel_and_a_notification(
     text = "Where is my order #W5918442?"
     hostile = reply("order_status", "cancel_order", "notify", order_ids=["#W5918442"])
     rules, out = await run(context, ModelTiers(large=scripted(hostile)), text)
-    assert out == rules and out.intents == ("order_status",)
+    assert out == rules and out.intents == ("order_status", "track_shipment")
     assert "write intent(s) the rules tier did not read: ['cancel_order', 'notify']" in caplog.text
 
 

@@ -1,0 +1,87 @@
+"""What retail brings to the learned reader: its masking of slot values and
+what a question about a write's state reads as."""
+
+from __future__ import annotations
+
+import re
+
+from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
+from domains.retail.intents.slots import PRODUCTS
+from skills.pii import EMAIL
+
+# "Was it cancelled / returned / changed?" asks where the order stands;
+# "did the refund go through?" is already a read.
+STATE_READS: dict[str, str] = {
+    "cancel_order": "order_status",
+    "modify_order": "order_status",
+    "return_items": "order_status",
+    "exchange_items": "order_status",
+    "update_account": "order_status",
+}
+_DIGITS = re.compile(r"\d+")
+
+
+def prepare(text: str) -> str:
+    """`text` as the model reads it: lower-cased, ids, e-mails, addresses and
+    product names replaced by what they are, so it learns the shape of a request
+    rather than which order or product it names."""
+    lowered = text.lower()
+    lowered = ADDRESS.sub(lambda m: m.group(0).replace(m.group(1), " addr "), lowered)
+    lowered = EMAIL.sub(" email ", lowered)
+    lowered = PAYMENT_ID.sub(" payid ", lowered)
+    lowered = ORDER_ID.sub(" ordid ", lowered)
+    lowered = _PRODUCT_NAMES.sub(" product ", lowered)
+    return " ".join(_DIGITS.sub("0", lowered).split())
+
+
+# Longest first, so "笔记本电脑" is a laptop, not a notebook inside it.
+_PRODUCT_NAMES = re.compile(
+    "|".join(
+        re.escape(n)
+        for n in sorted({n.lower() for pair in PRODUCTS for n in pair}, key=len, reverse=True)
+    )
+)
+
+# The words a write needs: the learned reader chooses among the writes a clause
+# has words for and never adds one it has none for. Broad on purpose (verbs of
+# the family, in both languages): they veto, they never read.
+WRITE_CUES: dict[str, str] = {
+    "cancel_order": r"cancel|call (?:it )?off|\bkill\b|\bscrap|\babort\b|\bvoid\b|\bstop\b|\bdrop\b"
+    r"|取消|不要了|退单|撤单|撤销",
+    "modify_order": r"chang|modif|updat|switch|swap|replac|\bedit|instead|\bpay|\buse\b|\bput\b|redirect"
+    r"|\bship|\bsend|deliver|wrong address|correct|\bfix|改|换|更换|替换|变更|寄到|送到|付",
+    "return_items": r"return|\bback\b|refund|money back"
+    r"|退|寄回|返还",
+    "exchange_items": r"exchang|swap|replac|chang|different|another|instead|switch|trade|bigger|smaller"
+    r"|\bsize|colou?r|version|换",
+    "update_account": r"chang|updat|modif|\bedit|\bmov(?:e|ed|ing)\b|new address|correct|\bfix|\bset\b|\bsave"
+    r"|\buse\b|default|from now on|改|换|更新|修改|搬|新地址|变更|设",
+    "notify": r"e-?mail|\bmail\b|notif|message me|text me|let me know|send (?:me|it|this|the)|ping me|keep me (?:posted|updated)"
+    r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
+}
+_NEGATION = (
+    r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without)\b\s+(?:\w+\s+){0,2}?"
+    r"|(?:不要|别|不用|无需|不想|先不|不必|甭|没有?|不)(?:再|要|用|必|点过?|去)?)"
+)
+_WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
+# "From now on, refund to my gift card" states a standing preference (memory
+# keeps it); with no order named it asks for no change now.
+_LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
+_CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
+_NEGATED = re.compile("|".join(f"{_NEGATION}(?:{cue})\\w*" for cue in WRITE_CUES.values()))
+
+
+def negated_writes(clause: str) -> frozenset[str]:
+    """The writes `clause` withdraws: every word naming the action is negated
+    ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
+    lowered = clause.lower()
+    if _WITHDRAWN.search(lowered) or (_LASTING.search(lowered) and not ORDER_ID.search(lowered)):
+        return frozenset(_CUES)
+    asked = _NEGATED.sub(" ", lowered)
+    return frozenset(i for i, cue in _CUES.items() if cue.search(lowered) and not cue.search(asked))
+
+
+def worded_writes(clause: str) -> frozenset[str]:
+    """The writes some word of `clause` names."""
+    lowered = clause.lower()
+    return frozenset(i for i, cue in _CUES.items() if cue.search(lowered))

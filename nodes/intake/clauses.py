@@ -1,0 +1,122 @@
+"""Clauses and their speech acts, in English and Chinese.
+
+A message may hold several requests ("cancel #W1 and also track #W2",
+"查下订单顺便发邮件"), a condition ("if it hasn't shipped yet, cancel it",
+"要是还没发货就取消") or a question that names an action without asking for
+it ("was it cancelled?", "退了吗"). Each clause gets its own reading; a
+condition gates the request it belongs to and asks nothing itself; a question
+about state never reads as the action it names.
+
+This is the structure of the language, not of a domain: which words are
+actions and what a state question reads as instead are the domain's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Act = Literal["command", "question", "conditional"]
+
+# Where one request ends and the next begins. The Chinese connectives are
+# kept with the clause they open, so "顺便发邮件" still reads as a request.
+_BOUNDARY = re.compile(
+    r"(?<=[?？!！;；。\n])\s*|(?<=[a-z0-9)]\.)\s+|\s+[-–—]+\s+"
+    r"|,?\s*\b(?:and also|and then|also|then|plus|after that|afterwards|as well as|besides that)\b\s*"
+    r"|,\s*(?:and|but)\s+"
+    r"|(?<=[^\s,，])\s+(?:and|but)\s+(?=(?:please |pls |can you |could you |also )?"
+    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|is|was|has|did|refund)\b)"
+    r"|(?=顺便|另外|还有|然后|同时|并且|再帮|再给|再把|再发|再查|再看)",
+    re.IGNORECASE,
+)
+# A condition ends at its first comma, or at 就/那就/的话 in Chinese.
+# "If you could …", "wondering if", "check if it shipped" ask politely or
+# indirectly; they gate nothing.
+_CONDITION_START = re.compile(
+    r"(?<!wondering )(?<!see )(?<!check )(?<!know )(?<!me )(?<!ask )(?<!sure )(?<!whether )"
+    r"\b(?:if|unless|as long as|only if|provided(?: that)?|in case|assuming)\b"
+    r"(?! (?:you|u) (?:could|can|would|will|don'?t mind|please)\b)"
+    r"|如果|要是|假如|假设|万一|只要|除非|若是",
+    re.IGNORECASE,
+)
+_CONDITION_END = re.compile(r"\s*[,，]\s*|(?<=的话)|\s*(?=那就|就)")
+_QUESTION_END = re.compile(r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢)\s*[?？]?\s*$")
+_QUESTION_START = re.compile(
+    r"^\s*(?:is|are|was|were|has|have|had|did|does|do|will|when|where|what|why|how|which|whats|what's|where's|wheres)\b"
+)
+# Asking somebody to do something is a request however it is phrased.
+_REQUEST = re.compile(
+    r"\b(?:can|could|would|will) (?:you|u|i|we)\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
+    r"|\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
+    r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
+    r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|请|我要|我想|给我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过]{1,8}(?:吗|嘛|么)"
+)
+
+
+_ID_LIKE = re.compile(r"[#A-Za-z0-9_-]*\d[A-Za-z0-9_-]*")
+_WORDY = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One request, question or condition of a message."""
+
+    text: str
+    act: Act
+
+
+def clauses(text: str) -> tuple[Clause, ...]:
+    """The clauses of `text` in order, each with its act; never empty."""
+    found: list[Clause] = []
+    for part in _parts(text):
+        found.extend(_with_condition(part))
+    return tuple(found) or (Clause(text.strip(), act_of(text)),)
+
+
+def act_of(clause: str) -> Act:
+    """Whether `clause` asks about something or asks for something to be done."""
+    lowered = clause.lower().strip()
+    if _REQUEST.search(lowered):
+        return "command"
+    if _QUESTION_END.search(lowered) or _QUESTION_START.search(lowered):
+        return "question"
+    return "command"
+
+
+def _parts(text: str) -> list[str]:
+    pieces = [p.strip(" ,，、") for p in _BOUNDARY.split(text) if p and p.strip(" ,，、")]
+    merged: list[str] = []
+    for piece in pieces:
+        # "… cancel it. #W1234567": an id alone belongs to the request beside it.
+        if (merged and _bare(piece)) or (merged and _bare(merged[-1])):
+            merged[-1] = f"{merged[-1]} {piece}"
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _bare(piece: str) -> bool:
+    """Whether `piece` says nothing but identifiers (words holding a digit),
+    perhaps after a two-character Chinese noun naming them ("订单#W…", "单号W…")."""
+    rest = _ID_LIKE.sub(" ", piece)
+    if rest == piece or re.search(r"[A-Za-z]", rest):
+        return not _WORDY.search(rest)
+    return len(_WORDY.findall(rest)) <= 2
+
+
+def _with_condition(part: str) -> list[Clause]:
+    """ "if X, Y", "Y if X", "订单…如果X的话就Y": the condition X and its request Y."""
+    start = _CONDITION_START.search(part)
+    if start is None:
+        return [Clause(part, act_of(part))]
+    end = _CONDITION_END.search(part, start.end() + 1)
+    stop = end.start() if end else len(part)
+    condition = part[start.start() : stop].strip()
+    request = " ".join(
+        p
+        for p in (part[: start.start()].strip(" ,，"), part[end.end() :] if end else "")
+        if p.strip(" ,，")
+    ).strip(" ,，")
+    found = [Clause(condition, "conditional")]
+    return [*found, Clause(request, act_of(request))] if request else found

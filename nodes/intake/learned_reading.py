@@ -1,0 +1,118 @@
+"""From per-intent probabilities to a reading, clause by clause, with the vetoes
+that keep a learned reader from ever widening what runs.
+
+- Every request clause is read on its own, so "cancel #W1 and also track #W2"
+  gets both readings; a condition clause asks nothing itself.
+- A write is read only from a clause that asks for something to be done: a
+  question about state ("was it cancelled?") reads as the domain's read of that
+  state instead.
+- A write the clause withdraws ("don't cancel") is never read from it, and one
+  no word of the clause names needs near-certainty (a typo'd "cancle" is read,
+  a stray write on "where is my package?" is not).
+- A write needs the model's confidence (`WRITE_THRESHOLD`); below it, but above
+  `UNCERTAIN`, it is reported as uncertain and not read, so the safest reading
+  (no write) wins.
+- An intent answered with a refusal (a bulk change) is the domain rules' to
+  read, never the model's; "nothing applies" is dropped next to any real intent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from nodes.intake.clauses import Clause, clauses
+from nodes.intake.learned import IntentModel
+from nodes.intake.rules import screen_injection
+
+READ_THRESHOLD = 0.5
+WRITE_THRESHOLD = 0.5
+UNWORDED = 0.9
+UNCERTAIN = 0.25
+"""Below this a label is simply not there; between it and the threshold, a
+write is "uncertain" and a read is taken only when nothing else is."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the reader must know of the domain's intents."""
+
+    writes: frozenset[str]
+    alone: frozenset[str]
+    """Intents answered with a refusal, which stand alone whatever else is read (bulk
+    changes). The domain's rules read them; the model never does: a reference to "the
+    other one" must not refuse a conversation, and a real bulk change is the rules' to see."""
+    nothing: str
+    """The intent meaning "nothing applies"."""
+    state_reads: Mapping[str, str] = field(default_factory=dict)
+    """What a question about a write's state reads as (a question whether something was done reads as where it stands)."""
+    negated: Callable[[str], frozenset[str]] = lambda clause: frozenset()
+    """The writes a clause withdraws ("don't cancel", "不用退了"): never read from it."""
+    worded: Callable[[str], frozenset[str]] = lambda clause: frozenset()
+    """The writes a clause has words for; any other write needs `UNWORDED` confidence."""
+
+
+@dataclass(frozen=True)
+class LearnedReading:
+    intents: tuple[str, ...]
+    uncertain: tuple[str, ...] = ()
+    """Writes the model leaned to but not confidently enough to read."""
+    clauses: tuple[Clause, ...] = ()
+
+
+def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReading:
+    """The intents of `text` in the model's label order; never empty."""
+    parts = clauses(text)
+    # A condition asks nothing; an injected instruction is not the customer's request.
+    asking = [
+        c for c in parts if c.act != "conditional" and not screen_injection(c.text.lower())
+    ] or list(parts)
+    texts = [c.text for c in asking] if len(parts) > 1 else [text]
+    picked: set[str] = set()
+    uncertain: set[str] = set()
+    for clause, scores in zip(asking, model.scores_many(texts), strict=True):
+        found, unsure = _clause_intents(scores, vocabulary)
+        vetoed = _vetoed(clause.text, scores, vocabulary)
+        found, unsure = found - vetoed, unsure - vetoed
+        if clause.act == "question":
+            found = {vocabulary.state_reads.get(i, i) for i in found} - vocabulary.writes
+            unsure = set()
+        picked |= found
+        uncertain |= unsure
+    return LearnedReading(
+        _settled(picked, model.labels, vocabulary), _ordered(uncertain, model.labels), parts
+    )
+
+
+def _clause_intents(scores: dict[str, float], vocabulary: Vocabulary) -> tuple[set[str], set[str]]:
+    picked = {
+        label
+        for label, p in scores.items()
+        if label not in vocabulary.alone
+        and p >= (WRITE_THRESHOLD if label in vocabulary.writes else READ_THRESHOLD)
+    }
+    unsure = {
+        label
+        for label, p in scores.items()
+        if label in vocabulary.writes and UNCERTAIN <= p < WRITE_THRESHOLD
+    }
+    if not picked:
+        best = max((s for s in scores if s not in vocabulary.alone), key=lambda s: scores[s])
+        if best not in vocabulary.writes and scores[best] >= UNCERTAIN:
+            picked = {best}
+    return picked, unsure
+
+
+def _vetoed(clause: str, scores: dict[str, float], vocabulary: Vocabulary) -> frozenset[str]:
+    worded = vocabulary.worded(clause)
+    unworded = {w for w in vocabulary.writes - worded if scores.get(w, 0.0) < UNWORDED}
+    return vocabulary.negated(clause) | unworded
+
+
+def _settled(picked: set[str], labels: tuple[str, ...], vocabulary: Vocabulary) -> tuple[str, ...]:
+    real = picked - {vocabulary.nothing}
+    return _ordered(real, labels) if real else (vocabulary.nothing,)
+
+
+def _ordered(found: set[str], labels: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(label for label in labels if label in found)

@@ -1,0 +1,74 @@
+"""Retail's learned reader on the classes of request keyword rules got wrong
+(issue 10): questions that name an action, conditions, bulk changes in other
+words, tracking vs status, returns vs refunds, negation, several requests.
+
+The messages are this test's own: neither the corpus nor either held-out split
+holds them (checked below), so a pass is the reader generalising."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from domains.retail.intents.corpus import training_corpus
+from domains.retail.intents.evaluate import HELDOUT, TEST
+from domains.retail.understanding import VOCABULARY, understand
+
+CASES: list[tuple[str, set[str]]] = [
+    # questions about state are not commands
+    ("was order #W1234567 cancelled?", {"order_status"}),
+    ("订单W1234567取消成功了吗", {"order_status"}),
+    ("did my exchange for #W1234567 go through?", {"order_status"}),
+    # indirect requests are
+    ("could you please cancel #W1234567", {"cancel_order"}),
+    ("能不能帮我把W1234567退了，东西收到了不合适", {"return_items"}),
+    # conditions gate the write; they ask nothing themselves
+    ("if #W1234567 hasn't shipped yet, cancel it", {"cancel_order"}),
+    ("要是W1234567还没发货就帮我取消", {"cancel_order"}),
+    # bulk in other words
+    ("cancel every pending order I have", {"bulk_modify"}),
+    ("把我所有待发货的订单都取消", {"bulk_modify"}),
+    # tracking vs status
+    ("when will #W1234567 arrive?", {"track_shipment"}),
+    ("W1234567什么时候能到", {"track_shipment"}),
+    ("what's the status of #W1234567", {"order_status"}),
+    # returns vs refunds
+    ("退掉并退款 W1234567", {"return_items"}),
+    ("where is my refund for #W1234567", {"refund_status"}),
+    # a withdrawal alone asks nothing
+    ("W1234567不用退了", {"out_of_scope"}),
+    # several requests
+    ("cancel #W1234567 and also tell me where my refund for #W7654321 is", {"cancel_order", "refund_status"}),
+    ("帮我查下W1234567的物流，顺便发邮件告诉我", {"track_shipment", "notify"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "intents"), CASES)
+def test_the_reading(text: str, intents: set[str]) -> None:
+    assert set(understand(text).intents) == intents
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't cancel #W1234567, just tell me where it is",
+        "no need to change the address of #W1234567 anymore",
+        "W1234567先别取消了，帮我看看到哪了",
+        "please don't e-mail me about #W1234567",
+    ],
+)
+def test_a_negated_action_never_reads_as_a_write(text: str) -> None:
+    assert not set(understand(text).intents) & VOCABULARY.writes
+
+
+def test_a_question_never_reads_as_a_write() -> None:
+    for text in ("was #W1234567 returned?", "has the address of #W1234567 been changed?", "退了吗"):
+        assert not set(understand(text).intents) & VOCABULARY.writes, text
+
+
+def test_the_cases_are_in_no_corpus_and_no_split() -> None:
+    seen = {e.text.lower() for e in training_corpus()}
+    for path in (HELDOUT, TEST):
+        seen |= {row["text"].lower() for row in yaml.safe_load(path.read_text(encoding="utf-8"))}
+    assert not [text for text, _ in CASES if text.lower() in seen]
+    assert len(CASES) >= 15

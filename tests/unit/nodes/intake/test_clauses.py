@@ -1,0 +1,87 @@
+"""Clauses and speech acts: requests, questions and conditions in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from nodes.intake.clauses import act_of, clauses
+
+
+def _read(text: str) -> list[tuple[str, str]]:
+    return [(c.text, c.act) for c in clauses(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "was my order #W1234567 cancelled?",
+        "has the return gone through",
+        "Is it shipped yet?",
+        "退了吗",
+        "取消成功了没有",
+        "did you change the address?",
+    ],
+)
+def test_a_question_about_state_is_a_question(text: str) -> None:
+    assert act_of(text) == "question"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you cancel it?",
+        "could u return the kettle pls",
+        "I'd like to exchange it",
+        "能不能帮我退掉",
+        "麻烦取消一下吗",
+        "cancel it",
+    ],
+)
+def test_asking_for_something_to_be_done_is_a_command(text: str) -> None:
+    assert act_of(text) == "command"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "if it hasn't shipped yet, cancel it",
+            [("if it hasn't shipped yet", "conditional"), ("cancel it", "command")],
+        ),
+        (
+            "cancel #W1234567 if it hasn't shipped",
+            [("if it hasn't shipped", "conditional"), ("cancel #W1234567", "command")],
+        ),
+        ("要是还没发货就帮我取消", [("要是还没发货", "conditional"), ("就帮我取消", "command")]),
+        (
+            "订单W1234567如果还没发货的话就取消吧",
+            [("如果还没发货的话", "conditional"), ("订单W1234567 就取消吧", "command")],
+        ),
+    ],
+)
+def test_a_condition_is_split_from_the_request_it_gates(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("Cancel #W1234567 and also track #W7654321", ["Cancel #W1234567", "track #W7654321"]),
+        (
+            "查下订单W1234567顺便看看物流到哪了再发个邮件告诉我",
+            ["查下订单W1234567", "顺便看看物流到哪了", "再发个邮件告诉我"],
+        ),
+        ("Has it shipped? If not, cancel it", ["Has it shipped?", "If not", "cancel it"]),
+        ("hi! where is my refund?", ["hi!", "where is my refund?"]),
+    ],
+)
+def test_several_requests_are_read_one_by_one(text: str, parts: list[str]) -> None:
+    assert [c.text for c in clauses(text)] == parts
+
+
+def test_one_request_is_one_clause() -> None:
+    assert _read("I ordered it by mistake, please cancel it") == [
+        ("I ordered it by mistake, please cancel it", "command")
+    ]

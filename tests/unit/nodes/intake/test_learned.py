@@ -1,0 +1,171 @@
+"""The learned intent reader: deterministic training, a versioned cache, and the
+vetoes that keep it from ever widening what runs (on a small corpus of its own,
+so the harness is tested without a domain)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from nodes.intake import learned, learned_reading
+from nodes.intake.learned import ModelSpec
+from nodes.intake.learned_reading import Vocabulary
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    intents: tuple[str, ...]
+
+
+LABELS = ("door_state", "open_door", "close_door", "weather", "nothing")
+_TEMPLATES = {
+    ("open_door",): [
+        "open the {d}",
+        "please open the {d}",
+        "can you open the {d}",
+        "打开{d}",
+        "帮我打开{d}",
+    ],
+    ("close_door",): [
+        "close the {d}",
+        "shut the {d} please",
+        "could you close the {d}",
+        "关上{d}",
+        "帮我关{d}",
+    ],
+    ("door_state",): [
+        "is the {d} open?",
+        "was the {d} closed?",
+        "has the {d} been opened?",
+        "{d}开了吗",
+        "{d}关了没有",
+    ],
+    ("weather",): [
+        "what's the weather",
+        "will it rain today",
+        "is it sunny",
+        "今天天气怎么样",
+        "会下雨吗",
+    ],
+    ("nothing",): ["hello", "thanks a lot", "tell me a joke", "你好", "谢谢"],
+}
+_DOORS = ["door", "gate", "garage door", "window", "门", "大门", "车库门"]
+
+
+def corpus() -> tuple[Example, ...]:
+    rows = [
+        Example(t.format(d=d), intents)
+        for intents, texts in _TEMPLATES.items()
+        for t, d in itertools.product(texts, _DOORS)
+    ]
+    both = [
+        Example(f"open the {d} and what's the weather", ("open_door", "weather")) for d in _DOORS
+    ]
+    return tuple(rows + both)
+
+
+def spec(examples: tuple[Example, ...] | None = None) -> ModelSpec:
+    return ModelSpec("doors", LABELS, lambda: examples or corpus(), str.lower)
+
+
+VOCABULARY = Vocabulary(
+    writes=frozenset({"open_door", "close_door"}),
+    alone=frozenset(),
+    nothing="nothing",
+    state_reads={"open_door": "door_state", "close_door": "door_state"},
+    negated=lambda clause: (
+        frozenset({"open_door"}) if "don't open" in clause.lower() else frozenset()
+    ),
+    worded=lambda clause: (
+        frozenset(
+            w
+            for w, word in (("open_door", "open"), ("close_door", "clos"))
+            if word in clause.lower()
+        )
+        | (frozenset({"open_door"}) if "打开" in clause else frozenset())
+        | (frozenset({"close_door"}) if "关" in clause else frozenset())
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def model() -> learned.IntentModel:
+    return learned.train(spec())
+
+
+def test_training_is_deterministic(model: learned.IntentModel) -> None:
+    again = learned.train(spec())
+    probes = ["open the door", "is the gate open?", "会下雨吗", "hello there"]
+    assert again.fingerprint == model.fingerprint
+    assert again.scores_many(probes) == model.scores_many(probes)
+
+
+def test_the_fingerprint_follows_the_corpus(model: learned.IntentModel) -> None:
+    changed = corpus()[:-1]
+    assert learned.fingerprint(spec(changed), changed) != model.fingerprint
+
+
+def test_a_corpus_label_outside_the_vocabulary_is_refused() -> None:
+    bad = (Example("fly me to the moon", ("fly",)), *corpus())
+    with pytest.raises(ValueError, match="outside its labels"):
+        learned.train(spec(bad))
+
+
+def test_the_artifact_is_cached_by_fingerprint_and_a_damaged_one_is_retrained(
+    tmp_path: Path, model: learned.IntentModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(learned, "_LOADED", {})
+    first = learned.load(spec(), tmp_path)
+    [artifact] = tmp_path.glob("doors-*.joblib")
+    assert artifact.name == f"doors-{model.fingerprint}.joblib"
+    monkeypatch.setattr(learned, "_LOADED", {})
+    cached = learned.load(spec(), tmp_path)
+    assert cached.scores("open the gate") == first.scores("open the gate")
+    artifact.write_bytes(b"not a model")
+    monkeypatch.setattr(learned, "_LOADED", {})
+    retrained = learned.load(spec(), tmp_path)
+    assert retrained.scores("open the gate") == first.scores("open the gate")
+
+
+def test_probabilities_are_probabilities(model: learned.IntentModel) -> None:
+    scores = model.scores("open the garage door")
+    assert set(scores) == set(LABELS)
+    assert all(0.0 <= p <= 1.0 for p in scores.values())
+    assert max(scores, key=lambda k: scores[k]) == "open_door"
+
+
+def _read(model: learned.IntentModel, text: str) -> tuple[str, ...]:
+    return learned_reading.read(model, text, VOCABULARY).intents
+
+
+def test_a_command_reads_as_its_write(model: learned.IntentModel) -> None:
+    assert _read(model, "open the gate") == ("open_door",)
+    assert _read(model, "帮我打开车库门") == ("open_door",)
+
+
+def test_a_question_about_state_never_writes(model: learned.IntentModel) -> None:
+    assert _read(model, "was the gate opened?") == ("door_state",)
+    assert _read(model, "大门开了吗") == ("door_state",)
+
+
+def test_a_negated_write_is_never_read(model: learned.IntentModel) -> None:
+    assert "open_door" not in _read(model, "don't open the gate")
+
+
+def test_a_write_no_word_names_is_not_read(model: learned.IntentModel) -> None:
+    assert _read(model, "hello") == ("nothing",)
+    reading = learned_reading.read(model, "the gate", VOCABULARY)
+    assert not set(reading.intents) & VOCABULARY.writes
+
+
+def test_several_requests_each_get_their_reading(model: learned.IntentModel) -> None:
+    assert set(_read(model, "open the door, and close the window")) == {"open_door", "close_door"}
+
+
+def test_a_condition_asks_nothing_itself(model: learned.IntentModel) -> None:
+    # "if it's sunny" would read as a weather question on its own.
+    assert _read(model, "if it is sunny, open the window") == ("open_door",)
