@@ -40,6 +40,10 @@ class Understanding(_Frozen):
     tier: Tier = "rules"
     uncertain: tuple[Intent, ...] = ()
     """Writes the reading leaned to but did not read (see `nodes.domain.Reading`)."""
+    targets: dict[Intent, tuple[str, ...]] = Field(default_factory=dict)
+    """Intent -> the owned ids its own clause names, when a message asks different
+    things of different records ("cancel #W1 and track #W2"); a subset of the
+    slot values, so narrowing only. An intent absent here acts on all of them."""
 
     def slot(self, name: str) -> tuple[str, ...]:
         """The values of slot `name`; empty when the request has none."""

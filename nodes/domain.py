@@ -22,6 +22,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, Protocol
 
 from checkpoints.errors import ConfigurationError
@@ -127,6 +128,8 @@ class Reading(NamedTuple):
     uncertain: tuple[str, ...] = ()
     """Writes the reading leaned to without enough confidence to read them: with
     nothing else read, the turn asks the customer instead of guessing."""
+    targets: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    """Intent -> the owned ids named in its own clauses (`Understanding.targets`)."""
 
 
 class DomainUnderstanding(Protocol):

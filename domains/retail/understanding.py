@@ -153,8 +153,9 @@ class RetailUnderstanding:
         names = lexicon.get("products", ())
         lowered = text.lower()
         has_items = any(n.lower() in lowered for n in names)
-        intents, uncertain = learned_intents(lowered, has_items=has_items)
-        return Reading(intents, extract_slots(text, intents, names), uncertain)
+        intents, uncertain, read_in = learned_intents(lowered, has_items=has_items)
+        slots = extract_slots(text, intents, names)
+        return Reading(intents, slots, uncertain, _targets(intents, read_in))
 
 
 READING = RetailUnderstanding()
@@ -192,24 +193,46 @@ VOCABULARY = Vocabulary(
 )
 
 
+ClauseIntents = tuple[tuple[str, frozenset[str]], ...]
+
+
 def learned_intents(
     lowered: str, *, has_items: bool = False
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
+) -> tuple[tuple[str, ...], tuple[str, ...], ClauseIntents]:
     """The intents of lower-cased text as the learned reader reads them, after the
     rules that are right as rules: a change to many orders or to other customers'
-    data is refused as a whole. Also the writes it leaned to without reading them."""
+    data is refused as a whole. Also the writes it leaned to without reading them,
+    and what each clause read."""
     if any_match(INTENT_PATTERNS["bulk_modify"], lowered) or _bulk_write(
         _blank(NEGATED_ACTIONS, lowered)
     ):
-        return ("bulk_modify",), ()
+        return ("bulk_modify",), (), ()
     reading = learned_reading.read(learned.load(MODEL), lowered, VOCABULARY)
     if reading.intents == (OUT_OF_SCOPE,):
         named = has_items and not reading.uncertain
-        return ("product_info",) if named else reading.intents, () if named else reading.uncertain
+        if named:
+            return ("product_info",), (), ()
+        return reading.intents, reading.uncertain, ()
     found = _resolve_overlaps(list(reading.intents), lowered, bool(ORDER_ID.search(lowered)))
     if set(found) <= {"notify"} and ORDER_ID.search(lowered):
         found.insert(0, "order_status")  # "e-mail me about #W…" asks for the order's facts
-    return tuple(i for i in LABELS if i in found), reading.uncertain
+    return tuple(i for i in LABELS if i in found), reading.uncertain, reading.read_in
+
+
+def _targets(intents: tuple[str, ...], read_in: ClauseIntents) -> dict[str, tuple[str, ...]]:
+    """The orders each intent's own clauses name, when the clauses name different ones."""
+    named = [(_order_ids(text), found) for text, found in read_in]
+    everything = {i for ids, _ in named for i in ids}
+    targets: dict[str, tuple[str, ...]] = {}
+    for intent in intents:
+        own = tuple(dict.fromkeys(i for ids, found in named if intent in found for i in ids))
+        if own and set(own) != everything:
+            targets[intent] = own
+    return targets
+
+
+def _order_ids(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys("#" + m.upper() for m in ORDER_ID.findall(text)))
 
 
 def classify(lowered: str, *, has_orders: bool = False, has_items: bool = False) -> tuple[str, ...]:
@@ -245,7 +268,7 @@ def extract_slots(
     wants_address = bool({"update_account", "modify_order"} & set(intents))
     payment = PAYMENT_ID.search(text)
     return {
-        "order_ids": tuple(dict.fromkeys("#" + m.upper() for m in ORDER_ID.findall(text))),
+        "order_ids": _order_ids(text),
         "emails": tuple(dict.fromkeys(EMAIL.findall(text))),
         "item_names": tuple(n for n in product_names if n.lower() in lowered),
         "address": _one(address.group(1).strip() if address and wants_address else None),

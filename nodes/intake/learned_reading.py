@@ -58,6 +58,8 @@ class LearnedReading:
     uncertain: tuple[str, ...] = ()
     """Writes the model leaned to but not confidently enough to read."""
     clauses: tuple[Clause, ...] = ()
+    read_in: tuple[tuple[str, frozenset[str]], ...] = ()
+    """(clause text, intents read from it) for every clause that asks something."""
 
 
 def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReading:
@@ -70,6 +72,7 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     texts = [c.text for c in asking] if len(parts) > 1 else [text]
     picked: set[str] = set()
     uncertain: set[str] = set()
+    read_in: list[tuple[str, frozenset[str]]] = []
     for clause, scores in zip(asking, model.scores_many(texts), strict=True):
         found, unsure = _clause_intents(scores, vocabulary)
         vetoed = _vetoed(clause.text, scores, vocabulary)
@@ -79,8 +82,12 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
             unsure = set()
         picked |= found
         uncertain |= unsure
+        read_in.append((clause.text, frozenset(found)))
     return LearnedReading(
-        _settled(picked, model.labels, vocabulary), _ordered(uncertain, model.labels), parts
+        _settled(picked, model.labels, vocabulary),
+        _ordered(uncertain, model.labels),
+        parts,
+        tuple(read_in),
     )
 
 

@@ -4,7 +4,7 @@ and the `Understanding` built from the domain's own reading of the text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from checkpoints.errors import ConfigurationError
@@ -60,6 +60,7 @@ def understand(text: str, domain: DomainUnderstanding, lexicon: Lexicon) -> Unde
         intents=_known_intents(domain, reading.intents),
         slots=_known_slots(domain, reading.slots),
         uncertain=_known_intents(domain, reading.uncertain) if reading.uncertain else (),
+        targets=_targets(reading.targets, reading.slots),
         injection=screen_injection(normalised.lower()),
     )
 
@@ -83,6 +84,14 @@ def any_match(patterns: Iterable[str], lowered: str) -> bool:
 def compiled(pattern: str) -> re.Pattern[str]:
     """`pattern` compiled once per process (vocabularies reuse the same few hundred)."""
     return re.compile(pattern)
+
+
+def _targets(
+    targets: Mapping[str, tuple[str, ...]], slots: dict[str, tuple[str, ...]]
+) -> dict[str, tuple[str, ...]]:
+    """Only ids the reading also holds as slot values: targets narrow, never add."""
+    held = {v for values in slots.values() for v in values}
+    return {i: kept for i, ids in targets.items() if (kept := tuple(v for v in ids if v in held))}
 
 
 def _known_intents(domain: DomainUnderstanding, intents: Iterable[str]) -> tuple[str, ...]:

@@ -125,6 +125,16 @@ SURNAMES = (
 )
 
 
+# Things customers name that are not catalogue products: the request around them
+# must read the same as around a product name.
+PLAIN_THINGS: tuple[tuple[str, str], ...] = (
+    ("lamp", "台灯"), ("kettle", "水壶"), ("shoes", "鞋子"), ("jacket", "外套"),
+    ("blender", "搅拌机"), ("headset", "耳机"), ("mug", "杯子"), ("chair", "椅子"),
+    ("shirt", "衬衫"), ("charger", "充电器"), ("toy", "玩具"), ("bag", "包"),
+    ("rug", "地毯"), ("thing", "东西"), ("item", "商品"), ("stuff", "那个"),
+)  # fmt: skip
+
+
 def fill(template: str, lang: Lang, rng: random.Random) -> str:
     """The template with every slot it names filled from `rng` (only those it names are
     drawn, so a template's wording never changes which values another receives)."""
@@ -140,6 +150,10 @@ def draw(name: str, lang: Lang, rng: random.Random) -> str:
     if name in ("order", "order2"):
         return order_id(rng)
     if name == "product":
+        if rng.random() < 0.3:
+            # A thing the catalogue does not name ("the lamp"): the request reads the same.
+            en, zh = rng.choice(PLAIN_THINGS)
+            return zh if lang == "zh" else en
         en, zh = rng.choice(PRODUCTS)
         return (
             zh

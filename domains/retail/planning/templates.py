@@ -24,6 +24,8 @@ class _Builder:
     user_id: str
     understanding: Understanding
     tasks: list[Task] = field(default_factory=list)
+    intent: str = ""
+    """The intent whose template is adding steps."""
 
     def add(
         self,
@@ -72,13 +74,15 @@ class _Builder:
 
     @property
     def orders(self) -> tuple[str, ...]:
-        return self.understanding.slot("order_ids")
+        """The orders the current intent acts on: those its own clause names, else all."""
+        return self.understanding.targets.get(self.intent) or self.understanding.slot("order_ids")
 
 
 def rules_plan(understanding: Understanding, user_id: str) -> Plan:
     """Build the plan for every intent the rules tier understood."""
     builder = _Builder(user_id, understanding)
     for intent in understanding.intents:
+        builder.intent = intent
         _TEMPLATES.get(intent, _nothing)(builder)
     if "notify" in understanding.intents:
         _notify(builder)

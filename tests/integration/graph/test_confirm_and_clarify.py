@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domains.retail.understanding import understand
 from graphs.api import RunReport, resume_thread, run_request
 from nodes.identity import AUTH_USER_KEY, Identity
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
@@ -214,3 +215,37 @@ async def test_a_client_cannot_plant_a_question_or_a_focus_in_its_input(support:
 
 def _as(user_id: str) -> dict[str, object]:
     return {AUTH_USER_KEY: Identity("customer", user_id).as_auth_user()}
+
+
+# Phrasings the learned reader leans to a write on without reading it (issue 10 §1).
+UNSURE = (
+    "i want to exchange the lamp in {order}",
+    "swap the lamp in {order}",
+    "{order} lamp wrong colour, replace?",
+    "maybe scrap {order}?",
+)
+
+
+async def test_an_unsure_write_is_asked_about_never_guessed(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "delivered", skip=7)
+    readings = [(t, understand(t.format(order=order))) for t in UNSURE]
+    unsure = [(t, u) for t, u in readings if u.intents == ("out_of_scope",) and u.uncertain]
+    assert unsure, "no phrasing reads as unsure: pick new ones for UNSURE"
+    text, reading = unsure[0]
+    asked = await _say(support, user, text.format(order=order))
+    assert asked.status == "needs_input", asked.trace
+    assert asked.question and asked.question["kind"] == "clarify"
+    assert [o["value"] for o in asked.question["options"]] == list(reading.uncertain)
+    assert asked.plan == [] and "outside" not in asked.answer
+    picked = await _say(support, user, "yes", asked.thread_id)
+    assert picked.intents == [reading.uncertain[0]], picked.trace
+    assert picked.question is None or picked.question["kind"] == "confirm"
+
+
+async def test_a_no_to_an_unsure_reading_changes_nothing(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "delivered", skip=8)
+    text = next(t for t in UNSURE if understand(t.format(order=order)).uncertain)
+    asked = await _say(support, user, text.format(order=order))
+    declined = await _say(support, user, "no", asked.thread_id)
+    assert declined.status == "completed" and declined.plan == []
+    assert "not changed anything" in declined.answer

@@ -12,6 +12,7 @@ import yaml
 
 from domains.retail.intents.corpus import training_corpus
 from domains.retail.intents.evaluate import HELDOUT, TEST
+from domains.retail.planning.templates import rules_plan
 from domains.retail.understanding import VOCABULARY, understand
 
 CASES: list[tuple[str, set[str]]] = [
@@ -72,3 +73,20 @@ def test_the_cases_are_in_no_corpus_and_no_split() -> None:
         seen |= {row["text"].lower() for row in yaml.safe_load(path.read_text(encoding="utf-8"))}
     assert not [text for text, _ in CASES if text.lower() in seen]
     assert len(CASES) >= 15
+
+
+def test_several_requests_act_on_their_own_orders() -> None:
+    u = understand("cancel #W1234567 and also track #W7654321")
+    plan = rules_plan(u, "ann_lee_1234")
+    acted = {(t.skill, t.args.get("order_id")) for t in plan.tasks}
+    assert ("cancel_pending_order_v1", "#W1234567") in acted
+    assert ("track_shipment_v1", "#W7654321") in acted
+    assert ("cancel_pending_order_v1", "#W7654321") not in acted
+
+
+def test_one_request_about_two_orders_acts_on_both() -> None:
+    u = understand("please cancel #W1234567 and #W7654321")
+    cancels = [
+        t.args["order_id"] for t in rules_plan(u, "ann_lee_1234").tasks if "cancel" in t.skill
+    ]
+    assert cancels == ["#W1234567", "#W7654321"]

@@ -243,3 +243,13 @@ async def test_refusals_before_understanding_take_the_texts_language(tmp_path: P
     assert english["refusal"] == "I can only help with your own account."
     bad = await run_intake(tmp_path, "Dune 在哪里\x00")
     assert bad["refusal"].startswith("我无法读取这条请求：")
+
+
+def test_targets_narrow_to_ids_the_reading_holds() -> None:
+    class Targeted(Loans):
+        def read(self, text: str, lexicon: Lexicon) -> Reading:
+            base = super().read(text, lexicon)
+            return base._replace(targets={"renew_loan": ("L-1111", "L-9999")})
+
+    u = rules.understand("renew L1111", Targeted(), {})
+    assert u.targets == {"renew_loan": ("L-1111",)}  # an id the slots never read is dropped
