@@ -14,7 +14,13 @@ from checkpoints.opening import Pool
 from domains.retail.conditions import CONDITION_SLOT, read_condition
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.corpus import training_corpus
-from domains.retail.intents.reader import STATE_READS, negated_writes, prepare, worded_writes
+from domains.retail.intents.reader import (
+    STATE_READS,
+    item_change,
+    negated_writes,
+    prepare,
+    worded_writes,
+)
 from domains.retail.storage import reads
 from domains.retail.vocabulary import (
     ACCOUNT_WORDS,
@@ -298,7 +304,8 @@ def _resolve_overlaps(
     # The keyword rules read "track" in every lateness complaint: there it is the same ask.
     if keywords and "delay_complaint" in found:
         drop.add("track_shipment")
-    return [i for i in found if i not in drop]
+    kept = [i for i in found if i not in drop]
+    return kept if keywords else item_change(kept, lowered)
 
 
 def _bulk_write(lowered: str) -> bool:

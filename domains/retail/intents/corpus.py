@@ -18,6 +18,8 @@ from functools import cache
 from domains.retail.intents import combine
 from domains.retail.intents.acts_en import ACTS_EN
 from domains.retail.intents.acts_zh import ACTS_ZH
+from domains.retail.intents.families_en import FAMILIES_EN
+from domains.retail.intents.families_zh import FAMILIES_ZH
 from domains.retail.intents.group import Group
 from domains.retail.intents.mixed_zh import MIXED_ZH
 from domains.retail.intents.noise import paraphrase
@@ -113,7 +115,14 @@ class Templates:
 TEMPLATES: dict[Lang, Templates] = {
     "en": Templates(
         "en",
-        ORDERS_EN + RETURNS_EN + SERVICE_EN + ACTS_EN + PAIRS_EN + SCOPE_EN + (WITHDRAWALS_EN,),
+        ORDERS_EN
+        + RETURNS_EN
+        + SERVICE_EN
+        + ACTS_EN
+        + PAIRS_EN
+        + SCOPE_EN
+        + FAMILIES_EN
+        + (WITHDRAWALS_EN,),
         WITHDRAW_EN + as_pairs(FRAMES_EN, ACTIONS_EN),
         SMALLTALK_EN,
     ),
@@ -126,6 +135,7 @@ TEMPLATES: dict[Lang, Templates] = {
         + PAIRS_ZH
         + MIXED_ZH
         + SCOPE_ZH
+        + FAMILIES_ZH
         + (WITHDRAWALS_ZH,),
         WITHDRAW_ZH + as_pairs(FRAMES_ZH, ACTIONS_ZH),
         SMALLTALK_ZH,

@@ -75,10 +75,36 @@ def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
     lowered = clause.lower()
-    if _WITHDRAWN.search(lowered) or (_LASTING.search(lowered) and not ORDER_ID.search(lowered)):
+    if _WITHDRAWN.search(lowered):
         return frozenset(_CUES)
+    if _LASTING.search(lowered) and not ORDER_ID.search(lowered):
+        # The account's default address is itself the lasting thing ("账户默认地址改成…").
+        return frozenset(_CUES) - {"update_account"}
     asked = _NEGATED.sub(" ", lowered)
     return frozenset(i for i, cue in _CUES.items() if cue.search(lowered) and not cue.search(asked))
+
+
+# An item change is the order's before it ships and an exchange once it is delivered (LABELS.md).
+_NOT_SHIPPED = re.compile(
+    r"\b(?:has ?n[o']?t|not|never|isn'?t|is not|still hasn'?t|hasnt|hasn't) (?:been )?(?:shipped|sent|gone out|out yet)"
+    r"|还没发|没发货|未发货|还没寄|还在仓库"
+)
+_RECEIVED = re.compile(
+    r"\b(?:i )?(?:got|received|arrived|came|delivered)\b|收到|到了|已经到|刚到|签收"
+)
+
+
+def item_change(found: list[str], lowered: str) -> list[str]:
+    """`found` with an item change read as what the order's state makes it: a change to
+    an order that has not shipped is `modify_order`, one to items received an exchange."""
+    both = {"modify_order", "exchange_items"} <= set(found)
+    unshipped = bool(_NOT_SHIPPED.search(lowered)) and not _RECEIVED.search(lowered)
+    if unshipped and "exchange_items" in found:
+        kept = [i for i in found if i != "exchange_items"]
+        return kept if both else [*kept, "modify_order"]
+    if both and _RECEIVED.search(lowered) and not _NOT_SHIPPED.search(lowered):
+        return [i for i in found if i != "modify_order"]
+    return found
 
 
 def worded_writes(clause: str) -> frozenset[str]:

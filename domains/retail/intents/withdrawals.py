@@ -28,6 +28,8 @@ ACTIONS_EN = (
     ("modify_order", "switch the payment"),
     ("update_account", "update my account address"),
     ("notify", "email me"),
+    ("human_handoff", "transfer me to a human"),
+    ("human_handoff", "get me an agent"),
 )
 FRAMES_ZH = (
     "不用{act}了",
@@ -51,6 +53,8 @@ ACTIONS_ZH = (
     ("modify_order", "改付款方式"),
     ("update_account", "改账户地址"),
     ("notify", "发邮件"),
+    ("human_handoff", "转人工"),
+    ("human_handoff", "找客服"),
 )
 
 

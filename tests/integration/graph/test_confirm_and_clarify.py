@@ -219,6 +219,10 @@ def _as(user_id: str) -> dict[str, object]:
 
 # Phrasings the learned reader leans to a write on without reading it (issue 10 §1).
 UNSURE = (
+    "the lamp in {order}, swap it",
+    "trade the lamp in {order}",
+    "lamp {order} replace",
+    "maybe exchange the lamp in {order}",
     "i want to exchange the lamp in {order}",
     "swap the lamp in {order}",
     "{order} lamp wrong colour, replace?",

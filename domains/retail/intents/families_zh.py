@@ -1,0 +1,108 @@
+"""Chinese templates for the wording families of `families_en`: whereabouts and tracking
+numbers, a condition before a read, fit and colour as reasons to exchange, a change to an
+order not yet shipped, a lateness told as a story and things named only in passing."""
+
+from __future__ import annotations
+
+from domains.retail.intents.group import group
+
+FAMILIES_ZH = (
+    group(
+        "plain",
+        "track_shipment",
+        """
+        单号是多少
+        快递单号给我一下，我自己去查
+        把物流单号告诉我
+        现在到哪儿了
+        {product}现在在哪
+        是哪家快递在送
+        告诉我啥时候能到
+        物流信息给我看看
+        最新的物流到哪一站了
+        """,
+    ),
+    group(
+        "plain",
+        "track_shipment",
+        """
+        要是已经发货了，告诉我快递单号
+        如果发出去了，就说一下到哪了
+        已经发了的话，告诉我什么时候能到
+        如果在路上了，物流单号发我看看
+        """,
+    ),
+    group(
+        "condition",
+        "exchange_items",
+        """
+        如果{product}已经到了，就换成{option}
+        要是已经收到了，帮我换个{option}
+        """,
+    ),
+    group(
+        "plain",
+        "exchange_items",
+        """
+        收到的{product}太小了，换成{option}
+        {product}不合适，能换个{option}吗
+        颜色不喜欢，收到的{product}换成{option}
+        {product}穿着太紧，换大一号
+        """,
+    ),
+    group(
+        "plain",
+        "modify_order",
+        """
+        {order}还没发货，把里面的{product}改成{option}
+        还没发出的{order}，{product}换成{option}
+        趁还没发货，{order}的{product}改成{option}
+        {order}里的{product}我要{option}的，反正还没发
+        """,
+    ),
+    group(
+        "plain",
+        "delay_complaint",
+        """
+        说好周一到的，到现在还没收到
+        {product}早就该到了，怎么还没来
+        已经超过预计时间好几天了
+        等了一个多星期了还没到货
+        """,
+    ),
+    group(
+        "plain",
+        "cancel_order",
+        """
+        把另一个取消了
+        另一个订单帮我取消
+        不是这个，取消另外那个
+        """,
+    ),
+    group(
+        "plain",
+        "update_account",
+        """
+        我账户里的默认地址改成{address}
+        个人信息里的默认地址更新成{address}
+        把账号的默认收货地址设成{address}
+        """,
+    ),
+    group(
+        "plain",
+        "notify",
+        """
+        退款到账了给我发个邮件
+        发货的时候短信通知我
+        确认邮件我没收到，麻烦再发一封
+        """,
+    ),
+    group(
+        "off_topic",
+        "out_of_scope",
+        """
+        给我写首关于{product}的诗
+        讲个和{product}有关的笑话
+        """,
+    ),
+)
