@@ -17,6 +17,7 @@ from domains.retail.intents.corpus import training_corpus
 from domains.retail.intents.reader import (
     STATE_READS,
     item_change,
+    mail_only,
     negated_writes,
     prepare,
     worded_writes,
@@ -215,12 +216,15 @@ def learned_intents(
         return ("bulk_modify",), (), ()
     reading = learned_reading.read(learned.load(MODEL), lowered, VOCABULARY)
     if reading.intents == (OUT_OF_SCOPE,):
-        named = has_items and not reading.uncertain
+        # A thing named in a message the model reads as off-topic ("a poem about sneakers",
+        # "forget the return, I'll keep the mat") is no product question.
+        chose = any(OUT_OF_SCOPE in found for _, found in reading.read_in)
+        named = has_items and not reading.uncertain and not chose
         if named:
             return ("product_info",), (), ()
         return reading.intents, reading.uncertain, ()
     found = _resolve_overlaps(list(reading.intents), lowered, bool(ORDER_ID.search(lowered)))
-    if set(found) <= {"notify"} and ORDER_ID.search(lowered):
+    if set(found) <= {"notify"} and ORDER_ID.search(lowered) and not mail_only(lowered):
         found.insert(0, "order_status")  # "e-mail me about #W…" asks for the order's facts
     return tuple(i for i in LABELS if i in found), reading.uncertain, reading.read_in
 

@@ -107,6 +107,20 @@ def item_change(found: list[str], lowered: str) -> list[str]:
     return found
 
 
+# "E-mail me when it ships", "email me the receipt": the e-mail waits on an event or
+# carries a document, and asks for none of the order's facts (LABELS.md).
+_MAIL_ONLY = re.compile(
+    r"\b(?:when|once|as soon as|the moment|after)\b.{0,40}?"
+    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone)"
+    r"|\b(?:receipt|invoice|copy|confirmation)\b"
+)
+
+
+def mail_only(lowered: str) -> bool:
+    """Whether an e-mail asked for in `lowered` needs no facts of the order it names."""
+    return bool(_MAIL_ONLY.search(lowered))
+
+
 def worded_writes(clause: str) -> frozenset[str]:
     """The writes some word of `clause` names."""
     lowered = clause.lower()
