@@ -66,6 +66,38 @@ def test_a_condition_is_split_from_the_request_it_gates(
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "如果还在仓库就取消，已经发了的话告诉我啥时候到",
+            [
+                ("如果还在仓库", "conditional"),
+                ("就取消", "command"),
+                ("已经发了的话告诉我啥时候到", "command"),
+            ],
+        ),
+        (
+            "if it hasn't shipped, cancel it, if it has, tell me when it arrives",
+            [
+                ("if it hasn't shipped", "conditional"),
+                ("cancel it", "command"),
+                ("if it has", "conditional"),
+                ("tell me when it arrives", "command"),
+            ],
+        ),
+        (
+            "cancel #W1234567, but only if it hasn't shipped",
+            [("cancel #W1234567", "command"), ("only if it hasn't shipped", "conditional")],
+        ),
+    ],
+)
+def test_each_of_several_conditions_gates_its_own_request(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
     ("text", "parts"),
     [
         ("Cancel #W1234567 and also track #W7654321", ["Cancel #W1234567", "track #W7654321"]),
