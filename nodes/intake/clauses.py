@@ -45,7 +45,10 @@ _COMMA = re.compile(r"\s*[,，]\s*")
 _LATER_CONDITION = re.compile(
     r"[^,，]*?(?:的话|\b(?:if|unless|in case)\b|如果|要是|假如|万一)", re.IGNORECASE
 )
-_QUESTION_END = re.compile(r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢)\s*[?？]?\s*$")
+_QUESTION_END = re.compile(
+    r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢"
+    r"|怎样的?|怎么样|是什么|是多少|多少钱|多久|几天|哪些|哪个|哪里|哪儿)\s*[?？]?\s*$"
+)
 _QUESTION_START = re.compile(
     r"^\s*(?:is|are|was|were|has|have|had|did|does|do|will|when|where|what|why|how|which|whats|what's|where's|wheres)\b"
 )

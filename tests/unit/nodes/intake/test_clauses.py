@@ -20,6 +20,8 @@ def _read(text: str) -> list[tuple[str, str]]:
         "退了吗",
         "取消成功了没有",
         "did you change the address?",
+        "退货的流程是怎样的",
+        "换货一般要多久",
     ],
 )
 def test_a_question_about_state_is_a_question(text: str) -> None:
