@@ -44,3 +44,11 @@ def test_a_thing_named_off_topic_is_no_product_question() -> None:
     names = ["Yoga Mat", "Backpack"]
     assert understand("write me a poem about the Yoga Mat", names).intents == ("out_of_scope",)
     assert understand("Backpack in blue", names).intents == ("product_info",)
+
+
+def test_an_email_told_of_is_no_email_asked_for() -> None:
+    assert "notify" in negated_writes("i got an email saying so")
+    assert "notify" not in negated_writes("i got an email but please send it again")
+    assert understand("is #W1234567 cancelled now? we got an email saying it was").intents == (
+        "order_status",
+    )
