@@ -41,7 +41,14 @@ _CONDITION_START = re.compile(
     re.IGNORECASE,
 )
 _CONDITION_END = re.compile(r"\s*[,，]\s*|(?<=的话)|\s*(?=那就|就)")
-_QUESTION_END = re.compile(r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢)\s*[?？]?\s*$")
+_COMMA = re.compile(r"\s*[,，]\s*")
+_LATER_CONDITION = re.compile(
+    r"[^,，]*?(?:的话|\b(?:if|unless|in case)\b|如果|要是|假如|万一)", re.IGNORECASE
+)
+_QUESTION_END = re.compile(
+    r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢"
+    r"|怎样的?|怎么样|是什么|是多少|多少钱|多久|几天|哪些|哪个|哪里|哪儿)\s*[?？]?\s*$"
+)
 _QUESTION_START = re.compile(
     r"^\s*(?:is|are|was|were|has|have|had|did|does|do|will|when|where|what|why|how|which|whats|what's|where's|wheres)\b"
 )
@@ -70,7 +77,8 @@ def clauses(text: str) -> tuple[Clause, ...]:
     """The clauses of `text` in order, each with its act; never empty."""
     found: list[Clause] = []
     for part in _parts(text):
-        found.extend(_with_condition(part))
+        for piece in _conditions(part):
+            found.extend(_with_condition(piece))
     return tuple(found) or (Clause(text.strip(), act_of(text)),)
 
 
@@ -103,6 +111,28 @@ def _bare(piece: str) -> bool:
     if rest == piece or re.search(r"[A-Za-z]", rest):
         return not _WORDY.search(rest)
     return len(_WORDY.findall(rest)) <= 2
+
+
+def _conditions(part: str) -> list[str]:
+    """ "如果A就B，C的话D", "if A, B, if C, D": one piece per condition and its request,
+    split at the comma before each condition after the first."""
+    pieces: list[str] = []
+    rest = part
+    while (first := _CONDITION_START.search(rest)) is not None:
+        comma = next(
+            (
+                m
+                for m in _COMMA.finditer(rest, first.end())
+                if _LATER_CONDITION.match(rest, m.end())
+                and _CONDITION_END.search(rest, first.end() + 1, m.start() + 1) is not None
+            ),
+            None,
+        )
+        if comma is None:
+            break
+        pieces.append(rest[: comma.start()])
+        rest = rest[comma.end() :]
+    return [*pieces, rest]
 
 
 def _with_condition(part: str) -> list[Clause]:

@@ -71,6 +71,15 @@ _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
 _NEGATED = re.compile("|".join(f"{_NEGATION}(?:{cue})\\w*" for cue in WRITE_CUES.values()))
 
 
+# "I got an e-mail saying so" tells what happened; it asks for no e-mail.
+_MAIL_TOLD = re.compile(
+    r"\b(?:i|we) (?:got|received|had|saw) (?:an?|the|your|some) e-?mails?\b|收到(?:了)?(?:一封)?邮件"
+)
+_MAIL_ASKED = re.compile(
+    r"\b(?:send|forward|resend|notify)\b|e-?mail (?:me|it|us)\b|发(?:个|一封)?邮件|通知我"
+)
+
+
 def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
@@ -81,7 +90,9 @@ def negated_writes(clause: str) -> frozenset[str]:
         # The account's default address is itself the lasting thing ("账户默认地址改成…").
         return frozenset(_CUES) - {"update_account"}
     asked = _NEGATED.sub(" ", lowered)
-    return frozenset(i for i, cue in _CUES.items() if cue.search(lowered) and not cue.search(asked))
+    told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
+    negated = {i for i, cue in _CUES.items() if cue.search(lowered) and not cue.search(asked)}
+    return frozenset(negated | told)
 
 
 # An item change is the order's before it ships and an exchange once it is delivered (LABELS.md).

@@ -20,6 +20,8 @@ def _read(text: str) -> list[tuple[str, str]]:
         "退了吗",
         "取消成功了没有",
         "did you change the address?",
+        "退货的流程是怎样的",
+        "换货一般要多久",
     ],
 )
 def test_a_question_about_state_is_a_question(text: str) -> None:
@@ -60,6 +62,38 @@ def test_asking_for_something_to_be_done_is_a_command(text: str) -> None:
     ],
 )
 def test_a_condition_is_split_from_the_request_it_gates(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "如果还在仓库就取消，已经发了的话告诉我啥时候到",
+            [
+                ("如果还在仓库", "conditional"),
+                ("就取消", "command"),
+                ("已经发了的话告诉我啥时候到", "command"),
+            ],
+        ),
+        (
+            "if it hasn't shipped, cancel it, if it has, tell me when it arrives",
+            [
+                ("if it hasn't shipped", "conditional"),
+                ("cancel it", "command"),
+                ("if it has", "conditional"),
+                ("tell me when it arrives", "command"),
+            ],
+        ),
+        (
+            "cancel #W1234567, but only if it hasn't shipped",
+            [("cancel #W1234567", "command"), ("only if it hasn't shipped", "conditional")],
+        ),
+    ],
+)
+def test_each_of_several_conditions_gates_its_own_request(
     text: str, expected: list[tuple[str, str]]
 ) -> None:
     assert _read(text) == expected

@@ -1,0 +1,54 @@
+"""The rules beside the learned retail reader: what the default address, an item change's
+order state and an e-mail's trigger make of a reading (LABELS.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domains.retail.intents.reader import item_change, mail_only, negated_writes
+from domains.retail.understanding import understand
+
+
+def test_the_accounts_default_address_is_no_standing_preference() -> None:
+    withdrawn = negated_writes("账户默认地址改成 55 oak st, austin, tx 78701")
+    assert "update_account" not in withdrawn and "cancel_order" in withdrawn
+    assert "return_items" in negated_writes("from now on, refund to my gift card")
+    assert understand("账户默认地址改成 55 Oak St, Austin, TX 78701").intents == ("update_account",)
+
+
+@pytest.mark.parametrize(
+    ("found", "text", "expected"),
+    [
+        (["exchange_items"], "if #w1234567 hasn't shipped, swap the lamp for the black one", ["modify_order"]),
+        (["exchange_items", "modify_order"], "w1234567里的台灯换成黑色的，还没发货", ["modify_order"]),
+        (["exchange_items", "modify_order"], "the lamp i got is too small, i need size 10", ["exchange_items"]),
+        (["exchange_items"], "swap the lamp for the black one", ["exchange_items"]),
+        (["exchange_items", "modify_order"], "swap the lamp in #w1234567", ["exchange_items", "modify_order"]),
+    ],
+)  # fmt: skip
+def test_an_item_change_is_the_orders_before_it_ships_an_exchange_after(
+    found: list[str], text: str, expected: list[str]
+) -> None:
+    assert item_change(found, text) == expected
+
+
+def test_an_email_on_an_event_asks_for_no_facts_of_the_order() -> None:
+    assert mail_only("email me when #w1234567 ships")
+    assert mail_only("send me the receipt for #w1234567")
+    assert not mail_only("email me about #w1234567")
+    assert understand("send me an e-mail once #W1234567 is delivered").intents == ("notify",)
+    assert set(understand("e-mail me about #W1234567").intents) == {"notify", "order_status"}
+
+
+def test_a_thing_named_off_topic_is_no_product_question() -> None:
+    names = ["Yoga Mat", "Backpack"]
+    assert understand("write me a poem about the Yoga Mat", names).intents == ("out_of_scope",)
+    assert understand("Backpack in blue", names).intents == ("product_info",)
+
+
+def test_an_email_told_of_is_no_email_asked_for() -> None:
+    assert "notify" in negated_writes("i got an email saying so")
+    assert "notify" not in negated_writes("i got an email but please send it again")
+    assert understand("is #W1234567 cancelled now? we got an email saying it was").intents == (
+        "order_status",
+    )
