@@ -163,21 +163,27 @@ def load(spec: ModelSpec, directory: Path | None = None) -> IntentModel:
             return model
         examples = spec.corpus()
         key = fingerprint(spec, examples)
-        path = (directory or cache_dir()) / f"{spec.name}-{key}.joblib"
-        model = _read(path, spec, key) or train(spec, examples)
-        if not path.exists():
-            _write(path, model)
-        _LOADED[spec.name] = model
+        model = _read(_artifact(spec, key, directory), spec, key) or train(spec, examples)
+        _keep(spec, model, directory)
         return model
 
 
 def remember(spec: ModelSpec, model: IntentModel, directory: Path | None = None) -> None:
     """Use `model` (just trained) as the reader of `spec`, in this process and the cache."""
     with _LOCK:
-        _LOADED[spec.name] = model
-        path = (directory or cache_dir()) / f"{spec.name}-{model.fingerprint}.joblib"
-        if not path.exists():
-            _write(path, model)
+        _keep(spec, model, directory)
+
+
+def _artifact(spec: ModelSpec, key: str, directory: Path | None) -> Path:
+    return (directory or cache_dir()) / f"{spec.name}-{key}.joblib"
+
+
+def _keep(spec: ModelSpec, model: IntentModel, directory: Path | None) -> None:
+    """`model` as this process's reader of `spec`, and on disk unless already there."""
+    _LOADED[spec.name] = model
+    path = _artifact(spec, model.fingerprint, directory)
+    if not path.exists():
+        _write(path, model)
 
 
 def _read(path: Path, spec: ModelSpec, key: str) -> IntentModel | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from checkpoints.settings import PROJECT_ROOT
+from domains.retail.ids import ORDER_ID
 from domains.retail.intents.slots import PRODUCTS
 from domains.retail.understanding import LABELS, MODEL, READING, VOCABULARY, classify
 from nodes.intake import learned
@@ -68,7 +69,7 @@ def keyword_reader(text: str) -> tuple[str, ...]:
     has_items = any(name.lower() in lowered for name in LEXICON["products"])
     return classify(
         lowered,
-        has_orders="w" in lowered and bool(re.search(r"w\d{7}", lowered)),
+        has_orders=bool(ORDER_ID.search(lowered)),
         has_items=has_items,
     )
 
