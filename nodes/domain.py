@@ -15,9 +15,6 @@ contract keeps it that way.
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import os
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,10 +36,9 @@ from nodes.contracts import (
 )
 from nodes.language import Bilingual, Lang
 from nodes.memory.facts import Fact
+from nodes.packs import DOMAIN_ENV, CommandGroup, chosen_pack, import_pack
 from skills.resources import ResourceVocabulary
 
-DEFAULT_DOMAIN = "retail"
-DOMAIN_ENV = "ROLEGRAPH_DOMAIN"
 OUT_OF_SCOPE = "out_of_scope"
 """The intent of a request the domain has no reading for; every vocabulary has it."""
 
@@ -355,12 +351,6 @@ class DomainMemory(Protocol):
         ...
 
 
-class CommandGroup(Protocol):
-    """A module of CLI commands the domain adds (`rolegraph data …`)."""
-
-    def register(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: ...
-
-
 @dataclass(frozen=True)
 class Domain:
     """A business the harness runs: its vocabulary, roles, skills, knowledge and data."""
@@ -381,6 +371,8 @@ class Domain:
     planning: DomainPlanning
     answers: DomainAnswers
     commands: tuple[CommandGroup, ...] = ()
+    """The CLI commands the domain adds (`rolegraph data …`); the pack's package
+    module exposes the same tuple as `COMMANDS`, so listing them loads nothing."""
     settings: tuple[str, ...] = field(default=())
     """Environment variables handed to skills as settings."""
     seed: DomainSeed | None = None
@@ -402,21 +394,11 @@ def load_domain(name: str | None = None, *, env: Mapping[str, str] | None = None
     A bare name is a pack under `domains/`; a dotted name is any importable
     module exposing `DOMAIN`.
     """
-    env = os.environ if env is None else env
-    chosen = (name or env.get(DOMAIN_ENV) or DEFAULT_DOMAIN).strip()
-    module_name = chosen if "." in chosen else f"domains.{chosen}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name):
-            raise ConfigurationError(
-                f"{DOMAIN_ENV}={chosen!r}: no domain pack {module_name!r}; "
-                f"use a pack under domains/ (e.g. {DEFAULT_DOMAIN}) or an importable module"
-            ) from exc
-        raise
+    chosen = chosen_pack(name, env)
+    module = import_pack(chosen)
     domain = getattr(module, "DOMAIN", None)
     if not isinstance(domain, Domain):
         raise ConfigurationError(
-            f"{DOMAIN_ENV}={chosen!r}: module {module_name} has no DOMAIN of type nodes.domain.Domain"
+            f"{DOMAIN_ENV}={chosen!r}: module {module.__name__} has no DOMAIN of type nodes.domain.Domain"
         )
     return domain

@@ -24,6 +24,7 @@ from langchain_core.messages import HumanMessage, convert_to_messages
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.opening import Pool
 from nodes.domain import Domain
+from nodes.encoding import has_surrogate
 
 MAX_TEXT = 4000
 """Characters of one customer request."""
@@ -183,21 +184,6 @@ async def unknown_user(domain: Domain, pool: Pool, user_id: str) -> NotFound:
     return NotFound(f"unknown user {user_id!r}; pass the id of an existing customer with --user-id")
 
 
-def check_argv(argv: list[str]) -> None:
-    """Refuse command-line arguments that were not valid UTF-8.
-
-    Python decodes such bytes to lone surrogates (surrogateescape); they
-    would fail much later, when encoded for Postgres.
-    """
-    for position, arg in enumerate(argv, start=1):
-        if _has_surrogate(arg):
-            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-            raise InvalidArgument(
-                f"argument {position} ({shown[:40]!r}) is not valid UTF-8; "
-                "check the terminal's encoding (LANG=C.UTF-8)"
-            )
-
-
 def _check_json(value: object, name: str, depth: int) -> None:
     if depth > MAX_ARGS_DEPTH:
         raise InvalidArgument(f"{name} is nested too deeply; at most {MAX_ARGS_DEPTH} levels")
@@ -219,14 +205,10 @@ def _check_json(value: object, name: str, depth: int) -> None:
 def _check_storable(text: str, name: str) -> None:
     if "\x00" in text:
         raise InvalidArgument(f"{name} contains a NUL character; remove it")
-    if _has_surrogate(text):
+    if has_surrogate(text):
         raise InvalidArgument(f"{name} is not valid Unicode (a lone surrogate); re-type it")
     if any(_is_control(c) for c in text):
         raise InvalidArgument(f"{name} contains control characters; remove them")
-
-
-def _has_surrogate(text: str) -> bool:
-    return any("\ud800" <= c <= "\udfff" for c in text)
 
 
 def _is_control(char: str) -> bool:

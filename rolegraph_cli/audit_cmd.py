@@ -14,7 +14,7 @@ _HEADER = (
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    audit = subparsers.add_parser("audit", help="the audited chain of one audit id, in order")
+    audit = subparsers.add_parser("audit")
     audit.add_argument("audit_id")
     audit.set_defaults(handler=lambda args: run_command(lambda: _show(args.audit_id)))
 

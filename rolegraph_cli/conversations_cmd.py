@@ -16,7 +16,7 @@ EXIT_BELOW = 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    group = subparsers.add_parser("conversations", help="scripted conversation suites")
+    group = subparsers.add_parser("conversations")
     commands = group.add_subparsers(
         dest="conversations_command", required=True, metavar="SUBCOMMAND"
     )

@@ -9,7 +9,7 @@ from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    db = subparsers.add_parser("db", help="the database rolegraph uses")
+    db = subparsers.add_parser("db")
     commands = db.add_subparsers(dest="db_command", required=True, metavar="SUBCOMMAND")
     status = commands.add_parser("status", help="where the database is, version, row counts")
     status.set_defaults(handler=lambda args: run_command(_status))

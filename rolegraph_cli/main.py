@@ -8,40 +8,28 @@ stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from checkpoints.errors import RolegraphError
-from nodes.domain import load_domain
-from nodes.inputs import check_argv
-from rolegraph_cli import (
-    audit_cmd,
-    conversations_cmd,
-    db_cmd,
-    memory_cmd,
-    notify_cmd,
-    support_cmd,
-    threads_cmd,
-    tokens_cmd,
-)
+from nodes.encoding import check_argv
+from nodes.packs import CommandGroup, pack_commands
+from rolegraph_cli.commands import HARNESS_COMMANDS
 
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE, as a shell reports a reader that went away."""
-COMMAND_GROUPS = (
-    db_cmd,
-    threads_cmd,
-    tokens_cmd,
-    audit_cmd,
-    support_cmd,
-    notify_cmd,
-    memory_cmd,
-    conversations_cmd,
-)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser for `argv`: every command listed, only the chosen one's module imported.
+
+    Importing every command group (and through them LangGraph, the pack and
+    the model tiers) would cost `rolegraph --help` seconds; the others stay
+    one-line entries that are never parsed.
+    """
     parser = argparse.ArgumentParser(
         prog="rolegraph",
         description="Multi-agent customer operations on LangGraph with enforced roles.",
@@ -49,16 +37,35 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rolegraph {_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # The chosen domain adds its own groups (retail: `data`, `tau2`).
-    for group in (*COMMAND_GROUPS, *load_domain().commands):
-        group.register(subparsers)
+    commands = (*HARNESS_COMMANDS, *pack_commands())
+    chosen = next((c for c in commands if c.name == _command_word(argv)), None)
+    if chosen is not None:
+        importlib.import_module(chosen.module).register(subparsers)
+        _describe(subparsers.choices, commands)
+    for command in commands:
+        if command.name not in subparsers.choices:
+            subparsers.add_parser(command.name, help=command.help)
     return parser
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command a command line names; None when an option (`--help`) comes first."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+def _describe(
+    parsers: dict[str, argparse.ArgumentParser], commands: Sequence[CommandGroup]
+) -> None:
+    for command in commands:
+        if command.name in parsers and parsers[command.name].description is None:
+            parsers[command.name].description = command.help
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         check_argv(argv)
-        parser = build_parser()  # loads the domain pack, which adds its commands
+        parser = build_parser(argv)
     except RolegraphError as exc:
         print(f"rolegraph: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -11,7 +11,7 @@ from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    memory = subparsers.add_parser("memory", help="customers' long-term memory (stable facts)")
+    memory = subparsers.add_parser("memory")
     commands = memory.add_subparsers(dest="memory_command", required=True, metavar="SUBCOMMAND")
     show = commands.add_parser("list", help="a customer's remembered facts, newest first")
     show.add_argument("--user", required=True, metavar="USER_ID")

@@ -25,7 +25,7 @@ from skills.pii import mask_email
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    notify = subparsers.add_parser("notify", help="the notifications outbox and its worker")
+    notify = subparsers.add_parser("notify")
     commands = notify.add_subparsers(dest="notify_command", required=True, metavar="SUBCOMMAND")
     deliver = commands.add_parser("deliver", help="send due notifications (once, or --loop)")
     deliver.add_argument("--loop", action="store_true", help="keep delivering until interrupted")

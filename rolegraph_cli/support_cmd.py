@@ -21,7 +21,7 @@ EXIT_FAILED = 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = subparsers.add_parser("run", help="run one customer turn (a new thread, or --thread-id)")
+    run = subparsers.add_parser("run")
     run.add_argument("text")
     run.add_argument("--user-id", required=True, help="the authenticated customer")
     run.add_argument(
@@ -29,10 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     run.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     run.set_defaults(handler=lambda a: run_command(lambda: _run(a)))
-    resume = subparsers.add_parser(
-        "resume",
-        help="answer a thread's pending approval, or continue a crashed thread (no --decision)",
-    )
+    resume = subparsers.add_parser("resume")
     resume.add_argument("thread_id")
     resume.add_argument(
         "--decision",
@@ -44,13 +41,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--message", help="the human's reply to an escalation")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
-    inbox = subparsers.add_parser(
-        "inbox", help="requests waiting for an operator, with customer and age"
-    )
+    inbox = subparsers.add_parser("inbox")
     inbox.set_defaults(handler=lambda a: run_command(_inbox))
-    chat = subparsers.add_parser(
-        "chat", help="interactive conversation on one thread; approvals asked inline"
-    )
+    chat = subparsers.add_parser("chat")
     chat.add_argument("--user-id", required=True)
     chat.set_defaults(handler=lambda a: run_command(lambda: _chat(a.user_id)))
 

@@ -16,7 +16,7 @@ from rolegraph_cli.session import open_session
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    threads = subparsers.add_parser("threads", help="checkpointed conversation threads")
+    threads = subparsers.add_parser("threads")
     commands = threads.add_subparsers(dest="threads_command", required=True, metavar="SUBCOMMAND")
     commands.add_parser("list", help="threads, newest first").set_defaults(
         handler=lambda args: run_command(_list)

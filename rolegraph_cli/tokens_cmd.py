@@ -18,7 +18,7 @@ from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    tokens = subparsers.add_parser("tokens", help="bearer tokens for `langgraph dev` / the server")
+    tokens = subparsers.add_parser("tokens")
     commands = tokens.add_subparsers(dest="tokens_command", required=True, metavar="SUBCOMMAND")
     issue = commands.add_parser("issue", help="issue a token; prints the secret once")
     who = issue.add_mutually_exclusive_group(required=True)

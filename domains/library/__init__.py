@@ -9,6 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from nodes.packs import CommandGroup
+
+COMMANDS = (
+    CommandGroup(
+        "data",
+        "load or count the library's members, books and loans",
+        "domains.library.commands.data_cmd",
+    ),
+)
+"""What the pack adds to `rolegraph` (listed without loading the pack)."""
+
 
 def __getattr__(name: str) -> Any:
     if name == "DOMAIN":

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
-from domains.library import vocabulary
-from domains.library.commands import data_cmd
+from domains.library import COMMANDS, vocabulary
 from domains.library.conversation import LibraryConversationAnswers, LibraryConversationRecords
 from domains.library.memory import LibraryMemory
 from domains.library.planning import LibraryPlanning
@@ -51,7 +50,7 @@ DOMAIN = Domain(
     records=LibraryConversationRecords(),
     planning=LibraryPlanning(),
     answers=LibraryConversationAnswers(),
-    commands=(data_cmd,),
+    commands=COMMANDS,
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
     seed=LibrarySeed(),
     memory=LibraryMemory(),

@@ -8,9 +8,8 @@ from typing import Any
 
 from checkpoints.migrations import MigrationSource
 from checkpoints.opening import Pool
-from domains.retail import conditions
+from domains.retail import COMMANDS, conditions
 from domains.retail.answers import RetailAnswers
-from domains.retail.commands import data_cmd, tau2_cmd
 from domains.retail.conversation import RetailConversation
 from domains.retail.memory import RetailMemory
 from domains.retail.planning import binding, preconditions, templates
@@ -142,7 +141,7 @@ DOMAIN = Domain(
     records=_Records(),
     planning=_Planning(),
     answers=_Answers(),
-    commands=(data_cmd, tau2_cmd),
+    commands=COMMANDS,
     settings=("SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "NOTIFY_MAX_ATTEMPTS"),
     seed=_Seed(),
     memory=RetailMemory(),

@@ -35,9 +35,10 @@ intent is the harness's, and approvals, rejections and refusals have reasons."""
 ALLOWED = {
     # `rolegraph notify` is the harness's outbox command, not the notify intent.
     ("notify", "rolegraph_cli/notify_cmd.py"),
-    ("notify", "rolegraph_cli/main.py"),
+    ("notify", "rolegraph_cli/commands.py"),
     # ROLEGRAPH_DOMAIN's documented default.
     ("retail", "nodes/domain.py"),
+    ("retail", "nodes/packs.py"),
 }
 _TABLE = re.compile(r"CREATE TABLE IF NOT EXISTS (\w+)", re.IGNORECASE)
 

@@ -10,9 +10,7 @@ from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    data = subparsers.add_parser(
-        "data", help="load or count the library's members, books and loans"
-    )
+    data = subparsers.add_parser("data")
     commands = data.add_subparsers(dest="data_command", required=True, metavar="SUBCOMMAND")
     load = commands.add_parser("load", help="replace all library data with a JSON data set")
     load.add_argument(

@@ -20,7 +20,7 @@ from rolegraph_cli.common import open_project_database, run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    data = subparsers.add_parser("data", help="load, export, hash or generate the retail data")
+    data = subparsers.add_parser("data")
     commands = data.add_subparsers(dest="data_command", required=True, metavar="SUBCOMMAND")
     load = commands.add_parser("load", help="replace all retail data with a tau2 JSON file")
     load.add_argument("path", type=Path, help="a tau2 retail db.json")

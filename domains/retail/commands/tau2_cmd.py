@@ -16,7 +16,7 @@ DEFAULT_DB = PROJECT_ROOT.parent / "shared" / "tau2" / "db.json"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    tau2 = subparsers.add_parser("tau2", help="tau2-bench retail conformance")
+    tau2 = subparsers.add_parser("tau2")
     commands = tau2.add_subparsers(dest="tau2_command", required=True, metavar="SUBCOMMAND")
     replay = commands.add_parser(
         "replay", help="replay tasks' ground-truth calls; compare the final database hash"

@@ -1,0 +1,74 @@
+"""`rolegraph --help` lists every command without importing any of them."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nodes.packs import pack_commands
+from rolegraph_cli.commands import HARNESS_COMMANDS
+from rolegraph_cli.main import build_parser
+
+# What a command's module pulls in; listing commands must need none of it.
+HEAVY = ("langgraph", "langchain_core", "psycopg", "pydantic", "sklearn", "domains.retail.pack")
+
+
+def _modules_after(argv: list[str], env: dict[str, str] | None = None) -> set[str]:
+    """The modules a fresh interpreter holds after `main(argv)`, which must exit 0."""
+    script = (
+        "import json, sys\n"
+        "from rolegraph_cli.main import main\n"
+        "try:\n    main(json.loads(sys.argv[1]))\n"
+        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(argv)],
+        capture_output=True, text=True, check=True, env=env,
+    )  # fmt: skip
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY or m in HEAVY)
+
+
+def test_help_and_version_import_no_command_module() -> None:
+    for argv in (["--help"], ["--version"]):
+        assert _heavy(_modules_after(argv)) == []
+
+
+def test_a_chosen_command_imports_its_module_and_only_its_own() -> None:
+    modules = _modules_after(["db", "--help"])
+    assert "rolegraph_cli.db_cmd" in modules
+    assert "rolegraph_cli.support_cmd" not in modules
+
+
+@pytest.mark.parametrize("command", [*HARNESS_COMMANDS, *pack_commands()], ids=lambda c: c.name)
+def test_every_listed_command_is_built_by_the_module_the_table_names(command: object) -> None:
+    name = command.name  # type: ignore[attr-defined]
+    parser = build_parser([name])
+    chosen = parser._subparsers._group_actions[0].choices[name]  # type: ignore[union-attr]
+    assert chosen.get_default("handler") is not None or chosen._subparsers is not None
+    assert chosen.description == command.help  # type: ignore[attr-defined]
+    assert importlib.import_module(command.module)  # type: ignore[attr-defined]
+
+
+def test_the_help_lists_the_harness_and_the_packs_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser(["--help"]).parse_args(["--help"])
+    listed = capsys.readouterr().out
+    for command in (*HARNESS_COMMANDS, *pack_commands()):
+        assert f"    {command.name}" in listed
+
+
+def test_another_pack_lists_its_own_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROLEGRAPH_DOMAIN", "library")
+    assert [c.name for c in pack_commands()] == ["data"]
+    assert "tau2" not in build_parser([])._subparsers._group_actions[0].choices  # type: ignore[union-attr]
