@@ -35,6 +35,8 @@ studio: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_skill_chain
+	$(BIN)/python -m benchmarks.bench_request
+	$(BIN)/python -m benchmarks.bench_start
 
 # How well requests are read: the learned reader and the keyword rules on the two
 # hand-written held-out splits, the instruction suite and the training corpus.

@@ -22,7 +22,7 @@ from checkpoints.database import DatabaseTarget, resolve_database
 from checkpoints.migrations import MigrationSource, migrate
 from checkpoints.pool import open_pool
 from checkpoints.saver import PooledSaver, saver_concurrency
-from checkpoints.settings import DatabaseSettings, PoolSettings
+from checkpoints.settings import DatabaseSettings, PoolSettings, durable_checkpoints
 
 Pool = AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]
 
@@ -57,13 +57,16 @@ async def open_database(
     # With only a target (the Studio factory resolves it off the event loop),
     # the pool settings still come from the environment; nothing here blocks.
     pool_settings = settings.pool if settings else PoolSettings.from_env(os.environ)
+    durable = settings.durable_checkpoints if settings else durable_checkpoints(os.environ)
     pool = await open_pool(target, settings=pool_settings)
     try:
         async with pool.connection() as conn:
             await migrate(conn, migrations)
         # The saver and store accept a pool; both setup() calls are idempotent
         # migrations of their own tables.
-        checkpointer = PooledSaver(pool, concurrency=saver_concurrency(pool_settings.size))
+        checkpointer = PooledSaver(
+            pool, concurrency=saver_concurrency(pool_settings.size), durable_commits=durable
+        )
         store = AsyncPostgresStore(pool)
         await checkpointer.setup()
         await store.setup()

@@ -31,6 +31,22 @@ class PoolSettings:
         return cls(size=int(size), timeout_s=float(timeout))
 
 
+CHECKPOINT_COMMIT_ENV = "ROLEGRAPH_CHECKPOINT_COMMIT"
+_CHECKPOINT_COMMITS = ("fast", "durable")
+
+
+def durable_checkpoints(env: Mapping[str, str]) -> bool:
+    """`ROLEGRAPH_CHECKPOINT_COMMIT`: `fast` (default) commits checkpoints without
+    waiting for the disk, `durable` waits (`checkpoints.saver` says what either risks)."""
+    raw = env.get(CHECKPOINT_COMMIT_ENV, "").strip().lower() or "fast"
+    if raw not in _CHECKPOINT_COMMITS:
+        raise ConfigurationError(
+            f"{CHECKPOINT_COMMIT_ENV}={raw!r} is not usable; set fast or durable,"
+            " or unset it for fast"
+        )
+    return raw == "durable"
+
+
 @dataclass(frozen=True)
 class DatabaseSettings:
     """Where the database lives.
@@ -42,6 +58,8 @@ class DatabaseSettings:
     database_url: str | None
     data_dir: Path
     pool: PoolSettings = field(default_factory=PoolSettings)
+    durable_checkpoints: bool = False
+    """`ROLEGRAPH_CHECKPOINT_COMMIT=durable`: checkpoint commits wait for the disk too."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> DatabaseSettings:
@@ -49,7 +67,12 @@ class DatabaseSettings:
         url = env.get("DATABASE_URL", "").strip() or None
         raw_dir = env.get("ROLEGRAPH_DATA_DIR", "").strip()
         data_dir = Path(raw_dir).expanduser().resolve() if raw_dir else DEFAULT_DATA_DIR
-        return cls(database_url=url, data_dir=data_dir, pool=PoolSettings.from_env(env))
+        return cls(
+            database_url=url,
+            data_dir=data_dir,
+            pool=PoolSettings.from_env(env),
+            durable_checkpoints=durable_checkpoints(env),
+        )
 
 
 def _number(

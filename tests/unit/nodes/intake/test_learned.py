@@ -5,9 +5,12 @@ so the harness is tested without a domain)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from nodes.intake import learned, learned_reading
@@ -136,6 +139,30 @@ def test_probabilities_are_probabilities(model: learned.IntentModel) -> None:
     assert set(scores) == set(LABELS)
     assert all(0.0 <= p <= 1.0 for p in scores.values())
     assert max(scores, key=lambda k: scores[k]) == "open_door"
+
+
+PROBES = ["open the garage door", "is the gate open?", "会下雨吗", "", "open 打开 the door!!"]
+
+
+def _signals(texts: Sequence[str]) -> Any:
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix([[1.0 if "open" in t else 0.0] for t in texts])
+
+
+def test_the_fast_probabilities_are_scikit_learns(model: learned.IntentModel) -> None:
+    with_signals = learned.train(ModelSpec("doors", LABELS, corpus, str.lower, signals=_signals))
+    for trained in (model, with_signals):
+        assert trained._linear is not None
+        expected = trained._pipeline.predict_proba(PROBES)
+        assert np.array_equal(trained._probabilities(PROBES), expected)
+
+
+def test_a_label_the_corpus_never_uses_falls_back_to_scikit_learn() -> None:
+    with pytest.warns(UserWarning, match=r"Label not \d+ is present in all training examples"):
+        trained = learned.train(ModelSpec("doors", (*LABELS, "never"), corpus, str.lower))
+    assert trained._linear is None
+    assert trained.scores("open the door")["never"] == 0.0
 
 
 def _read(model: learned.IntentModel, text: str) -> tuple[str, ...]:
