@@ -105,10 +105,12 @@ async def run_request(
         raise InvalidArgument(f"{actor.label} cannot act for another customer ({user_id!r})")
     if not await ctx.domain.records.customer_exists(ctx.pool, user_id):
         raise await unknown_user(ctx.domain, ctx.pool, user_id)
+    # A thread id minted here has no history to check: one checkpoint read fewer.
+    continuing = thread_id is not None
     thread_id = thread_id or new_thread_id()
     async with thread_lock(ctx.pool, thread_id):
-        if (await graph.aget_state(_config(thread_id))).values:
-            _check_new_turn(await report(graph, thread_id), user_id, actor)
+        if continuing and (current := await _report_if_any(graph, thread_id)) is not None:
+            _check_new_turn(current, user_id, actor)
         payload = {"text": text, "user_id": user_id}
         return await _advance(graph, ctx, payload, thread_id, actor, on_step)
 
@@ -300,6 +302,13 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         question=_question(values.get("question")) if status == "needs_input" else None,
         trace=list(values.get("trace") or []),
     )
+
+
+async def _report_if_any(graph: Any, thread_id: str) -> RunReport | None:
+    try:
+        return await report(graph, thread_id)
+    except NotFound:
+        return None
 
 
 def waiting_answer(values: dict[str, Any], interrupts: list[dict[str, Any]]) -> str:

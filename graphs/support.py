@@ -12,7 +12,7 @@ from nodes.approval import approval
 from nodes.arbitrate import arbitrate
 from nodes.compose import compose
 from nodes.context import SupportContext
-from nodes.conversation.node import compress
+from nodes.conversation.node import compress, needs_compression
 from nodes.dispatch import dispatch, ready_tasks, task_input
 from nodes.handoff import escalate_review, handoff
 from nodes.intake.node import intake
@@ -74,7 +74,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])
     g.add_edge("escalate", "approval")
     # After the answer, and so after `remember` stored every turn's facts.
-    g.add_edge("respond", "compress")
+    g.add_conditional_edges("respond", needs_compression, ["compress", END])
     g.add_edge("compress", END)
     return g
 

@@ -1,7 +1,9 @@
 """The compress node: keep a thread's history within its context budget.
 
-It runs after `respond`, at the end of every turn — so after `remember` has
-stored the stable facts of every turn it may compress away. When the
+It runs after `respond`, at the end of a turn whose history is over budget
+(`needs_compression` routes there; any other turn ends without the extra
+step and its checkpoint) — so after `remember` has stored the stable facts
+of every turn it may compress away. When the
 thread's messages hold more tokens than the budget allows, the messages
 before the last `KEEP_TURNS` turns are summarised in groups (map) and merged
 with the previous summary (reduce); they leave the state, and the summary is
@@ -9,6 +11,8 @@ kept in the `summary` channel and as the first message.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from langgraph.runtime import Runtime
 
@@ -22,15 +26,29 @@ from nodes.models.call import call_site
 from nodes.state import StateUpdate, SupportState
 
 
+def needs_compression(
+    state: SupportState, runtime: Runtime[SupportContext]
+) -> Literal["compress", "__end__"]:
+    """Route a finished turn to `compress` only when it has something to compress."""
+    return "compress" if _older_over_budget(state, runtime.context) else "__end__"
+
+
+def _older_over_budget(state: SupportState, ctx: SupportContext) -> History | None:
+    """The history to compress: over budget, with turns older than the kept ones."""
+    messages = state.get("messages") or []
+    if not ctx.context_budget.exceeded_by(messages):
+        return None
+    history = split_history(messages)
+    # Only the turns kept verbatim are left: nothing may go.
+    return history if history.older else None
+
+
 async def compress(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
     """Compress the older turns when the history is over budget; else change nothing."""
     ctx = runtime.context
-    messages = state.get("messages") or []
-    if not ctx.context_budget.exceeded_by(messages):
+    history = _older_over_budget(state, ctx)
+    if history is None:
         return {}
-    history = split_history(messages)
-    if not history.older:
-        return {}  # only the turns kept verbatim are left: nothing may go
     summary, tier = await summarise(ctx, state, history)
     return {
         "summary": summary,
