@@ -20,7 +20,8 @@ class Received:
 
 @dataclass
 class Receiver:
-    """Answers each POST with the next of `statuses` (the last one repeats)."""
+    """Answers each POST with the next of `statuses` (the last one repeats); a status
+    of 0 reads the request and hangs up without an answer."""
 
     statuses: list[int] = field(default_factory=lambda: [204])
     received: list[Received] = field(default_factory=list)
@@ -37,7 +38,11 @@ def receiving(receiver: Receiver) -> Iterator[str]:
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             receiver.received.append(Received(self.path, dict(self.headers.items()), body))
-            self.send_response(receiver.next_status())
+            status = receiver.next_status()
+            if status == 0:
+                self.close_connection = True
+                return
+            self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
