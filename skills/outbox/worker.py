@@ -152,9 +152,9 @@ def start_background_worker(
 ) -> asyncio.Task[DeliveryCounts] | None:
     """Run the worker as a task on the running loop, beside a server; None when
     neither SMTP_HOST nor ROLEGRAPH_APPROVAL_WEBHOOK is set (rows then wait in
-    the outbox). Keep a reference to the
-    task (the loop holds tasks weakly) and `cancel()` it to stop: a row it was
-    sending is settled by the next pass once its lease ends."""
+    the outbox). Keep a reference to the task (the loop holds tasks weakly) and
+    `cancel()` it to stop: a row it was sending is settled by the next pass once
+    its lease ends."""
     settings = DeliverySettings.from_env(env)
     if not settings.channels:
         log.info("outbox worker not started: SMTP_HOST and ROLEGRAPH_APPROVAL_WEBHOOK are unset")
