@@ -3,6 +3,7 @@ signed webhook, once per request however often the approval node re-runs."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hmac
 import json
@@ -13,6 +14,7 @@ import pytest
 import pytest_asyncio
 from langgraph.types import Command
 
+from checkpoints import outbox
 from graphs.api import RunReport, resume_thread
 from nodes.approval import record_requests
 from nodes.contracts import ApprovalRequest
@@ -20,7 +22,7 @@ from nodes.identity import AUTH_USER_KEY, Identity
 from skills.outbox.operator_settings import OperatorNotices
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.webhook import signature
-from skills.outbox.worker import deliver_due
+from skills.outbox.worker import background_worker, deliver_due
 from tests.http_servers import Receiver, receiving
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
 from tests.integration.outbox.outbox_rows import settle_all
@@ -205,3 +207,21 @@ async def test_untrusted_text_cannot_add_a_header(settled: Support, n: int, risk
     [mail] = inbox.messages
     assert mail["Bcc"] is None and len(mail.get_all("Subject") or []) == 1
     assert [str(v) for v in mail.get_all("To") or []] == [OPS[0]]
+
+
+async def test_the_background_worker_runs_for_a_webhook_alone(settled: Support) -> None:
+    receiver = Receiver()
+    with receiving(receiver) as url:
+        env = {"ROLEGRAPH_APPROVAL_WEBHOOK": url, "NOTIFY_WORKER_INTERVAL": "0.05"}
+        async with background_worker(settled.db.pool, env) as task:
+            assert task is not None
+            async with settled.db.pool.connection() as conn:
+                await outbox.enqueue(
+                    conn, user_id="u1", recipient=url, subject="approval waiting",
+                    body='{"request_id":"apr-bg"}', key="test-bg-webhook", channel="webhook",
+                )  # fmt: skip
+            for _ in range(400):
+                if receiver.received:
+                    break
+                await asyncio.sleep(0.05)
+    assert [r.body for r in receiver.received] == [b'{"request_id":"apr-bg"}']
