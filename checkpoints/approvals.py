@@ -47,9 +47,13 @@ class CallToApprove:
     """Idempotency key of the call: a re-executed node replays under it."""
 
 
-async def record_request(conn: psycopg.AsyncConnection[DictRow], row: RequestRow) -> None:
-    """Insert a request once; a node re-run on resume finds it there."""
-    await conn.execute(
+async def record_request(conn: psycopg.AsyncConnection[DictRow], row: RequestRow) -> bool:
+    """Insert a request once; a node re-run on resume finds it there.
+
+    True only for the insert that created it: what is told of a new request
+    (the operators' notification) is told once, however often the node re-runs.
+    """
+    cur = await conn.execute(
         "INSERT INTO approvals (request_id, thread_id, kind, skill, risk, args, args_hash,"
         " task_id, user_id, reason, audit_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (request_id) DO NOTHING",
@@ -67,6 +71,7 @@ async def record_request(conn: psycopg.AsyncConnection[DictRow], row: RequestRow
             row.audit_id,
         ),
     )
+    return cur.rowcount == 1
 
 
 async def record_decision(

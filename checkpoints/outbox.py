@@ -24,11 +24,14 @@ import psycopg
 from psycopg.rows import DictRow
 
 Conn = psycopg.AsyncConnection[DictRow]
+Channel = Literal["email", "webhook"]
+"""How a row is delivered: an e-mail to `recipient`, or an HTTP POST of `body` to it."""
+CHANNELS: tuple[Channel, ...] = ("email", "webhook")
 NotificationStatus = Literal["pending", "sending", "sent", "failed", "unknown"]
 STATUSES: tuple[NotificationStatus, ...] = ("pending", "sending", "sent", "failed", "unknown")
 
 _COLUMNS = (
-    "id, user_id, recipient, subject, body, status, attempts, last_error, idempotency_key,"
+    "id, user_id, channel, recipient, subject, body, status, attempts, last_error, idempotency_key,"
     " message_id, next_attempt_at, claimed_by, created_at, sent_at"
 )
 
@@ -43,6 +46,7 @@ class Notification:
 
     id: int
     user_id: str
+    channel: Channel
     recipient: str
     subject: str
     body: str
@@ -63,7 +67,14 @@ def message_id_for(key: str) -> str:
 
 
 async def enqueue(
-    conn: Conn, *, user_id: str, recipient: str, subject: str, body: str, key: str
+    conn: Conn,
+    *,
+    user_id: str,
+    recipient: str,
+    subject: str,
+    body: str,
+    key: str,
+    channel: Channel = "email",
 ) -> Notification:
     """Insert the row for `key` once; a second call returns the first row.
 
@@ -72,8 +83,8 @@ async def enqueue(
     await conn.execute(
         "INSERT INTO notifications"
         " (user_id, channel, recipient, subject, body, idempotency_key, message_id)"
-        " VALUES (%s, 'email', %s, %s, %s, %s, %s) ON CONFLICT (idempotency_key) DO NOTHING",
-        (user_id, recipient, subject, body, key, message_id_for(key)),
+        " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (idempotency_key) DO NOTHING",
+        (user_id, channel, recipient, subject, body, key, message_id_for(key)),
     )
     rows = await _select(conn, "idempotency_key = %s", (key,))
     return rows[0]
@@ -119,22 +130,28 @@ async def recover_expired(conn: Conn) -> int:
 
 
 async def claim_due(
-    conn: Conn, *, worker: str, limit: int, lease_seconds: float
+    conn: Conn,
+    *,
+    worker: str,
+    limit: int,
+    lease_seconds: float,
+    channels: tuple[Channel, ...] = CHANNELS,
 ) -> list[Notification]:
-    """Claim up to `limit` due `pending` rows for `worker`, oldest due first.
+    """Claim up to `limit` due `pending` rows of `channels` for `worker`, oldest due first.
 
     SKIP LOCKED lets concurrent workers claim disjoint rows without waiting;
     the claim commits with the caller's statement, and the lease keeps it.
+    Rows of a channel the worker cannot deliver stay pending for one that can.
     """
     cur = await conn.execute(
         "UPDATE notifications SET status = 'sending', claimed_by = %s, claimed_at = now(),"
         " claimed_until = now() + make_interval(secs => %s), data_started_at = NULL,"
         " updated_at = now()"
         " WHERE id IN (SELECT id FROM notifications WHERE status = 'pending'"
-        "   AND next_attempt_at <= now() ORDER BY next_attempt_at, id LIMIT %s"
-        "   FOR UPDATE SKIP LOCKED)"
+        "   AND next_attempt_at <= now() AND channel = ANY(%s)"
+        "   ORDER BY next_attempt_at, id LIMIT %s FOR UPDATE SKIP LOCKED)"
         " RETURNING id",
-        (worker, lease_seconds, limit),
+        (worker, lease_seconds, list(channels), limit),
     )
     ids = [int(row["id"]) for row in await cur.fetchall()]
     if not ids:

@@ -11,7 +11,9 @@ any client — is refused, audited, and asked again. Every decision records
 its approver in `approvals` and in the audit chain.
 
 The node re-runs from its start on resume, so the only side effect before
-`interrupt()` — recording the requests for the inbox — is an idempotent insert.
+`interrupt()` — recording the requests for the inbox, and queueing the
+operators' notice of each new one in the same transaction — is an
+idempotent insert.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from nodes.state import (
 )
 from skills.faults import crash_point
 from skills.hashing import args_hash
+from skills.outbox.operator_settings import OperatorNotices
+from skills.outbox.operators import notify_operators
 
 _STATUS: dict[str, approvals.DecisionStatus] = {
     "approve": "approved",
@@ -64,7 +68,7 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> Sta
         # Decided before a crash lost the checkpoint that carried the answer:
         # apply the operator's recorded decision instead of asking again.
         return apply_decisions(pending, recorded)
-    await record_requests(ctx.pool, thread_id, pending, state.get("user_id"))
+    await record_requests(ctx.pool, thread_id, pending, state.get("user_id"), ctx.operator_notices)
     answer = interrupt(interrupt_value(pending, ctx.registry))
     approver = identity_of(get_config())
     if approver is None or not approver.is_operator or approver.subject == state.get("user_id"):
@@ -153,9 +157,15 @@ def escalation_request(audit_id: str, reason: str, evidence: tuple[str, ...]) ->
 
 
 async def record_requests(
-    pool: Pool, thread_id: str, pending: list[ApprovalRequest], user_id: str | None
+    pool: Pool,
+    thread_id: str,
+    pending: list[ApprovalRequest],
+    user_id: str | None,
+    notices: OperatorNotices | None = None,
 ) -> None:
-    async with pool.connection() as conn:
+    """Record the requests for the inbox and, in the same transaction, queue the
+    operators' notice of each one recorded now (a re-run records and queues nothing)."""
+    async with pool.connection() as conn, conn.transaction():
         for p in pending:
             row = approvals.RequestRow(
                 request_id=p.id,
@@ -170,7 +180,8 @@ async def record_requests(
                 args_hash=p.args_hash,
                 user_id=user_id,
             )
-            await approvals.record_request(conn, row)
+            if await approvals.record_request(conn, row) and notices is not None:
+                await notify_operators(conn, notices, row)
 
 
 async def record_decisions(

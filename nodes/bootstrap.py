@@ -21,6 +21,7 @@ from nodes.models.prompts import domain_prompt
 from skills.context import RuntimeContext
 from skills.knowledge.check import bind_knowledge_check, fetch_catalog
 from skills.knowledge.sync import sync_knowledge
+from skills.outbox.operator_settings import OperatorNotices
 from skills.permission_matrix import check_permission_matrix, skill_operations
 from skills.registry import SkillRegistry, load_catalog
 from skills.roles import RoleSpec, load_roles
@@ -80,4 +81,5 @@ async def build_support_context(
         lexicon=lexicon,
         memory_half_life=half_life_from(env),
         context_budget=context_budget_from(env),
+        operator_notices=OperatorNotices.from_env(env),
     )

@@ -17,6 +17,7 @@ from nodes.conversation.budget import ContextBudget
 from nodes.domain import Domain, Lexicon
 from nodes.memory.facts import DEFAULT_HALF_LIFE
 from nodes.models.tiers import ModelTiers
+from skills.outbox.operator_settings import OperatorNotices
 from skills.registry import SkillRegistry
 from skills.roles import RoleSpec
 from skills.runtime import SkillRuntime
@@ -39,6 +40,8 @@ class SupportContext:
     context_budget: ContextBudget = field(default_factory=ContextBudget)
     """How much history a thread keeps before its older turns are compressed
     (`ROLEGRAPH_CONTEXT_TOKENS`)."""
+    operator_notices: OperatorNotices = field(default_factory=OperatorNotices)
+    """Who is told a request waits (`ROLEGRAPH_OPERATOR_EMAIL`, `ROLEGRAPH_APPROVAL_WEBHOOK`)."""
 
 
 ADHOC = "adhoc"

@@ -1,4 +1,5 @@
-"""`rolegraph notify deliver|list|retry|drop`: the notifications outbox.
+"""`rolegraph notify deliver|list|retry|drop`: the notifications outbox (customers'
+e-mails, and the operators' notices of waiting requests by e-mail and webhook).
 
 `deliver` runs the delivery worker once, or with `--loop` until Ctrl-C /
 SIGTERM (it finishes the row it is sending first). `retry` and `drop` are
@@ -13,12 +14,14 @@ import getpass
 import os
 import signal
 from typing import cast
+from urllib.parse import urlsplit
 
 from checkpoints import outbox
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.opening import Pool
 from checkpoints.outbox import Notification, NotificationStatus
 from rolegraph_cli.common import open_project_database, run_command
+from skills.outbox.operator_settings import NO_OPERATOR_EMAIL, OperatorNotices
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import DeliveryCounts, deliver_due, run_worker
 from skills.pii import mask_email
@@ -91,6 +94,8 @@ async def _list(args: argparse.Namespace) -> int:
             conn, cast(NotificationStatus | None, args.status), args.limit
         )
     print("notifications: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
+    if not OperatorNotices.from_env(os.environ).recipients:
+        print(f"notifications: {NO_OPERATOR_EMAIL}")
     for row in rows:
         print(_line(row))
     return 0
@@ -99,12 +104,19 @@ async def _list(args: argparse.Namespace) -> int:
 def _line(row: Notification) -> str:
     when = (row.sent_at if row.status == "sent" else None) or row.next_attempt_at
     cells = [
-        str(row.id), row.status, f"attempts={row.attempts}", mask_email(row.recipient),
+        str(row.id), row.status, f"attempts={row.attempts}", _recipient(row),
         when.strftime("%Y-%m-%d %H:%M:%S"), row.message_id, repr(row.subject[:40]),
     ]  # fmt: skip
     if row.last_error:
         cells.append(f"last_error={row.last_error[:120]!r}")
     return "  ".join(cells)
+
+
+def _recipient(row: Notification) -> str:
+    if row.channel == "webhook":  # the URL's path or query may carry a receiver's token
+        url = urlsplit(row.recipient)
+        return f"webhook {url.scheme}://{url.netloc.rpartition('@')[2]}"
+    return mask_email(row.recipient)
 
 
 async def _decide(args: argparse.Namespace) -> int:

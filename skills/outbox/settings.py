@@ -1,4 +1,5 @@
-"""`DeliverySettings`: how the delivery worker reaches SMTP and paces retries.
+"""`DeliverySettings`: how the delivery worker reaches SMTP (and signs webhooks)
+and paces retries.
 
 Read once from the environment at an entry point (the CLI, the demo, the
 served graph) and passed down; nothing below reads the environment.
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from checkpoints.errors import ConfigurationError
+from checkpoints.outbox import Channel
 
 DEFAULT_SENDER = "support@rolegraph.invalid"
 
@@ -33,6 +35,17 @@ class DeliverySettings:
     backoff_base: float = 30.0
     backoff_max: float = 3600.0
     batch_size: int = 20
+    # Webhook rows are delivered when ROLEGRAPH_APPROVAL_WEBHOOK is set; the
+    # secret (when set) signs each body so a receiver can tell us from anyone.
+    webhooks: bool = False
+    webhook_secret: str | None = None
+    webhook_timeout: float = 10.0
+
+    @property
+    def channels(self) -> tuple[Channel, ...]:
+        """The outbox channels this worker can deliver (it claims no other row)."""
+        email: tuple[Channel, ...] = ("email",) if self.smtp_host else ()
+        return email + (("webhook",) if self.webhooks else ())
 
     @property
     def lease_seconds(self) -> float:
@@ -41,7 +54,8 @@ class DeliverySettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> DeliverySettings:
-        """From SMTP_* and NOTIFY_* variables; a malformed number is a ConfigurationError."""
+        """From SMTP_*, NOTIFY_* and ROLEGRAPH_APPROVAL_WEBHOOK* variables; a malformed
+        number is a ConfigurationError."""
         return cls(
             smtp_host=env.get("SMTP_HOST", "").strip() or None,
             smtp_port=int(_number(env, "SMTP_PORT", 25, integer=True)),
@@ -51,6 +65,9 @@ class DeliverySettings:
             interval=_number(env, "NOTIFY_WORKER_INTERVAL", 5.0),
             backoff_base=_number(env, "NOTIFY_BACKOFF_BASE", 30.0),
             backoff_max=_number(env, "NOTIFY_BACKOFF_MAX", 3600.0),
+            webhooks=bool(env.get("ROLEGRAPH_APPROVAL_WEBHOOK", "").strip()),
+            webhook_secret=env.get("ROLEGRAPH_APPROVAL_WEBHOOK_SECRET", "").strip() or None,
+            webhook_timeout=_number(env, "NOTIFY_WEBHOOK_TIMEOUT", 10.0),
         )
 
 

@@ -37,11 +37,17 @@ class Attempt:
 
 
 def build_message(row: Notification, sender: str) -> EmailMessage:
-    """The e-mail for `row`; its Message-ID is the row's, the same on every attempt."""
+    """The e-mail for `row`; its Message-ID is the row's, the same on every attempt.
+
+    The subject may quote untrusted text: line breaks and control characters
+    become spaces, so it can never end its header and start another (the
+    email package would refuse the whole message instead). The body is
+    content, never headers, whatever it holds.
+    """
     message = EmailMessage()
     message["From"] = sender
     message["To"] = row.recipient
-    message["Subject"] = row.subject
+    message["Subject"] = one_line(row.subject)
     message["Date"] = formatdate(row.created_at.timestamp(), localtime=False)
     message["Message-ID"] = row.message_id
     message.set_content(row.body, cte=None if row.body.isascii() else "quoted-printable")
@@ -123,6 +129,11 @@ def _verdict_of_refusal(
         codes = [exc.smtp_code]
     permanent = all(500 <= code < 600 for code in codes)
     return Attempt("failed" if permanent else "retry", _describe(exc))
+
+
+def one_line(text: str) -> str:
+    """`text` with every run of whitespace and control characters made one space."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 def _describe(exc: BaseException) -> str:

@@ -9,7 +9,9 @@ every update is fenced on the claiming worker's id.
 
 A failed attempt is retried after an exponential, jittered backoff until
 `max_attempts`; an attempt whose outcome is unknown (lost after DATA) is
-never retried by a worker: the row waits, claimed, for an operator.
+never retried by a worker: the row waits, claimed, for an operator. E-mail
+rows go over SMTP, webhook rows (`skills.outbox.webhook`) as an HTTP POST;
+a worker claims only the channels its settings can deliver.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from checkpoints.outbox import Notification
 from skills.faults import crash_point
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.smtp import Attempt, attempt_delivery
+from skills.outbox.webhook import attempt_webhook
 
 log = logging.getLogger(__name__)
 _NO_SMTP = "SMTP_HOST is unset: set it (and SMTP_PORT) to the server that delivers notifications"
@@ -93,7 +96,7 @@ async def deliver_due(
     released, due again at once; the one being sent is finished (or, when
     cancelled, left to its lease).
     """
-    if settings.smtp_host is None:
+    if not settings.channels:
         raise ConfigurationError(_NO_SMTP)
     worker = worker or worker_id()
     recovered, rows = await _claim(pool, settings, worker)
@@ -128,7 +131,7 @@ async def run_worker(
     otherwise the loop waits `interval` seconds or until stopped. A database
     error costs one pass, never the worker.
     """
-    if settings.smtp_host is None:
+    if not settings.channels:
         raise ConfigurationError(_NO_SMTP)
     worker, wait = worker_id(), settings.interval if interval is None else interval
     total = DeliveryCounts()
@@ -148,12 +151,13 @@ def start_background_worker(
     pool: Pool, env: Mapping[str, str]
 ) -> asyncio.Task[DeliveryCounts] | None:
     """Run the worker as a task on the running loop, beside a server; None when
-    SMTP_HOST is unset (rows then wait in the outbox). Keep a reference to the
-    task (the loop holds tasks weakly) and `cancel()` it to stop: a row it was
-    sending is settled by the next pass once its lease ends."""
+    neither SMTP_HOST nor ROLEGRAPH_APPROVAL_WEBHOOK is set (rows then wait in
+    the outbox). Keep a reference to the task (the loop holds tasks weakly) and
+    `cancel()` it to stop: a row it was sending is settled by the next pass once
+    its lease ends."""
     settings = DeliverySettings.from_env(env)
-    if settings.smtp_host is None:
-        log.info("outbox worker not started: SMTP_HOST is unset")
+    if not settings.channels:
+        log.info("outbox worker not started: SMTP_HOST and ROLEGRAPH_APPROVAL_WEBHOOK are unset")
         return None
     return asyncio.get_running_loop().create_task(
         run_worker(pool, settings, asyncio.Event()), name="rolegraph-outbox-worker"
@@ -181,7 +185,11 @@ async def _claim(
     async with pool.connection() as conn:
         recovered = await outbox.recover_expired(conn)
         rows = await outbox.claim_due(
-            conn, worker=worker, limit=settings.batch_size, lease_seconds=settings.lease_seconds
+            conn,
+            worker=worker,
+            limit=settings.batch_size,
+            lease_seconds=settings.lease_seconds,
+            channels=settings.channels,
         )
     return recovered, rows
 
@@ -210,8 +218,9 @@ async def _deliver_row(
         crash_point("outbox_before_data")
         return started
 
+    attempt = attempt_webhook if row.channel == "webhook" else attempt_delivery
     try:
-        result = await attempt_delivery(row, settings, before_data)
+        result = await attempt(row, settings, before_data)
     except Exception as exc:  # a bug must cost one attempt, not loop the row forever
         log.exception("outbox worker: delivering notification %s", row.id)
         result = Attempt("unknown" if started else "retry", f"{type(exc).__name__}: {exc}")

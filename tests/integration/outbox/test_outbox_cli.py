@@ -7,16 +7,18 @@ import signal
 import subprocess
 import sys
 
+from checkpoints import outbox
 from checkpoints.opening import Database
 from skills.outbox.settings import DeliverySettings
 from skills.outbox.worker import deliver_due
 from tests.cli import run_cli
-from tests.integration.outbox.outbox_rows import enqueue, row
+from tests.integration.outbox.outbox_rows import USER, enqueue, row
 from tests.smtp_servers import DropAfterData, Inbox, serving
 
 
 def _env(db_env: dict[str, str], smtp: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in db_env.items() if not k.startswith(("SMTP_", "NOTIFY_"))}
+    prefixes = ("SMTP_", "NOTIFY_", "ROLEGRAPH_OPERATOR_EMAIL", "ROLEGRAPH_APPROVAL_WEBHOOK")
+    env = {k: v for k, v in db_env.items() if not k.startswith(prefixes)}
     return {**env, **(smtp or {})}
 
 
@@ -27,6 +29,24 @@ def test_deliver_without_smtp_is_one_line_and_exit_2(db_env: dict[str, str]) -> 
         "rolegraph: error: SMTP_HOST is unset: set it (and SMTP_PORT) to the server that"
         " delivers notifications"
     ]
+
+
+async def test_list_says_once_when_operators_are_not_emailed(
+    outbox_db: Database, db_env: dict[str, str]
+) -> None:
+    async with outbox_db.pool.connection() as conn:
+        hook = await outbox.enqueue(
+            conn, user_id=USER, recipient="https://user:pw@hooks.test/x?token=s3cret",
+            subject="approval waiting", body="{}", key="test-hook-listing", channel="webhook",
+        )  # fmt: skip
+    unset = await asyncio.to_thread(run_cli, _env(db_env), "notify", "list")
+    assert unset.returncode == 0, unset.stderr
+    assert unset.stdout.count("ROLEGRAPH_OPERATOR_EMAIL is unset") == 1
+    assert f"{hook.id}  pending  attempts=0  webhook https://hooks.test  " in unset.stdout
+    assert "s3cret" not in unset.stdout and "pw@" not in unset.stdout
+    env = {**_env(db_env), "ROLEGRAPH_OPERATOR_EMAIL": "ops@example.test"}
+    told = await asyncio.to_thread(run_cli, env, "notify", "list")
+    assert told.returncode == 0 and "ROLEGRAPH_OPERATOR_EMAIL" not in told.stdout
 
 
 async def test_an_unknown_outcome_waits_for_the_operator(
