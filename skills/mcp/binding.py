@@ -44,9 +44,7 @@ def bind(
         raise _error(
             package, "an MCP tool's side effect leaves the database; declare effect: external"
         )
-    return McpExecutor(
-        metadata.skill_id, local, servers[ref.server], ref.tool, metadata.timeout_seconds
-    )
+    return McpExecutor(metadata.skill_id, local, servers[ref.server], ref.tool)
 
 
 def _check_local(package: str, local: Any) -> LocalHalf:
@@ -83,7 +81,11 @@ async def _check_all(
     for connection, entries in by_server.items():
         timeout = max(MIN_CHECK_SECONDS, *(m.timeout_seconds for _, _, m in entries))
         try:
-            tools = {tool.name: tool for tool in await connection.list_tools(timeout)}
+            async with asyncio.timeout(timeout):
+                tools = {tool.name: tool for tool in await connection.list_tools()}
+        except TimeoutError as exc:
+            problem = f"MCP server {connection.name} ({connection.server.where}) did not answer within {timeout:.0f}s"
+            raise _error(entries[0][0], f"{problem}; start it or fix {SERVERS_FILE}") from exc
         except SkillError as exc:
             raise _error(entries[0][0], f"{exc}; start it or fix {SERVERS_FILE}") from exc
         finally:

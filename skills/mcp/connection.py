@@ -13,7 +13,9 @@ Why one long-lived session per server and event loop, held by an owner task:
   running loop gets its own; one whose loop closed is discarded.
 
 A broken session is dropped, and the next call (a retry, typically) opens a
-fresh one. Opening is bounded by the timeout of the call that asked for it.
+fresh one. Opening has no clock of its own: it belongs to the call that asked
+for it, so that call's timeout (the skill's) bounds it, and a call that gives
+up abandons the opening rather than leave it hanging.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class _Session:
     ready: asyncio.Future[Client]
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    opener: asyncio.Task[Any] | None = None
 
     @property
     def usable(self) -> bool:
@@ -64,11 +67,9 @@ class McpConnection:
     def __repr__(self) -> str:
         return f"McpConnection({self.name!r}, {self.server.where!r})"
 
-    async def call_tool(
-        self, tool: str, args: Mapping[str, Any], open_within: float
-    ) -> CallToolResult:
+    async def call_tool(self, tool: str, args: Mapping[str, Any]) -> CallToolResult:
         """One `tools/call`; connection trouble is `UpstreamNetworkError`."""
-        client = await self._client(open_within)
+        client = await self._client()
         try:
             return await client.call_tool(tool, dict(args))
         except MCPError as exc:
@@ -84,9 +85,9 @@ class McpConnection:
             self._drop()
             raise self._unreachable(exc) from exc
 
-    async def list_tools(self, open_within: float) -> list[Tool]:
+    async def list_tools(self) -> list[Tool]:
         """Every tool the server offers (all pages)."""
-        client = await self._client(open_within)
+        client = await self._client()
         tools: list[Tool] = []
         cursor: str | None = None
         while True:
@@ -103,30 +104,37 @@ class McpConnection:
             session.stop.set()
             await asyncio.gather(session.task, return_exceptions=True)
 
-    async def _client(self, open_within: float) -> Client:
+    async def _client(self) -> Client:
         loop = asyncio.get_running_loop()
         session = self._sessions.get(id(loop))
         if session is None or session.loop is not loop or not session.usable:
             session = _Session(loop=loop, ready=loop.create_future())
             # Marks a failure as seen even when the caller that opened it gave up.
             session.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
-            session.task = loop.create_task(self._own(session, open_within))
+            session.task = loop.create_task(self._own(session))
+            session.opener = asyncio.current_task()
             self._sessions[id(loop)] = session
         try:
-            # Shielded: a caller that times out must not cancel the opening for the others.
+            # Shielded: only the opener's giving up may abandon the opening.
             return await asyncio.shield(session.ready)
-        except (OSError, httpx2.TransportError, EOFError, ExceptionGroup) as exc:
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if me is not None and me.cancelling():
+                if session.opener is me and session.task is not None:
+                    session.task.cancel()
+                    if self._sessions.get(id(loop)) is session:
+                        del self._sessions[id(loop)]
+                raise
+            raise self._unreachable(ConnectionAbortedError("opening abandoned")) from None
+        except (OSError, httpx2.TransportError, EOFError, ExceptionGroup, MCPError) as exc:
             raise self._unreachable(exc) from exc
 
-    async def _own(self, session: _Session, open_within: float) -> None:
+    async def _own(self, session: _Session) -> None:
         try:
             async with AsyncExitStack() as stack:
-                async with asyncio.timeout(open_within):
-                    client = await stack.enter_async_context(await self._new_client(stack))
+                client = await stack.enter_async_context(await self._new_client(stack))
                 session.ready.set_result(client)
                 await session.stop.wait()
-        except TimeoutError as exc:
-            _fail(session, exc if session.ready.done() else _timed_out(self, open_within))
         except Exception as exc:  # noqa: BLE001 — nobody awaits the owner; its failure goes to the callers
             _fail(session, exc)
         finally:
@@ -169,14 +177,6 @@ def _fail(session: _Session, exc: BaseException) -> None:
         session.ready.set_exception(exc)
     else:
         _log.info("MCP session closed: %s", _describe(exc))
-
-
-def _timed_out(connection: McpConnection, seconds: float) -> UpstreamNetworkError:
-    return UpstreamNetworkError(
-        f"MCP server {connection.name} ({connection.server.where}) did not answer"
-        f" within {seconds:.2f}s",
-        server=connection.name,
-    )
 
 
 def _describe(exc: BaseException) -> str:

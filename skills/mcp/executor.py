@@ -71,14 +71,12 @@ class McpExecutor:
         local: LocalHalf,
         connection: McpConnection,
         tool: str,
-        timeout: float,
     ) -> None:
         self.skill_id = skill_id
         self.output = local.output
         self.local = local
         self.connection = connection
         self.tool = tool
-        self._timeout = timeout
         self.risk_for: Callable[[dict[str, Any], SkillContext], RiskLevel] | None = getattr(
             local, "risk_for", None
         )
@@ -92,7 +90,7 @@ class McpExecutor:
 
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:
         """Call the tool with the validated arguments; its answer, parsed, is the payload."""
-        result = await self.connection.call_tool(self.tool, args, self._timeout)
+        result = await self.connection.call_tool(self.tool, args)
         return self._payload(result)
 
     async def rollback(self, args: dict[str, Any], ctx: SkillContext, payload: Any) -> None:

@@ -45,10 +45,10 @@ class TicketsServer:
         self.process.wait(timeout=30)
 
 
-def start_http_server(state: Path, log: Path) -> TicketsServer:
-    """The tickets server on 127.0.0.1:<free port>, answering once it listens."""
-    port = free_port()
-    with log.open("wb") as out:
+def start_http_server(state: Path, log: Path, port: int | None = None) -> TicketsServer:
+    """The tickets server on 127.0.0.1:<port, else a free one>, answering once it listens."""
+    port = port or free_port()
+    with log.open("ab") as out:
         process = subprocess.Popen(
             [sys.executable, str(SERVER_SCRIPT), "--state", str(state), "--port", str(port)],
             stdout=out,
