@@ -34,8 +34,8 @@ class TicketsServer:
     url: str
 
     def calls(self, tool: str) -> int:
-        """How many times the server ran `tool` (read from its state file)."""
-        return int(json.loads(self.state.read_text())["calls"].get(tool, 0))
+        """How many times the server ran `tool`."""
+        return tool_calls(self.state, tool)
 
     def ticket(self, ticket_id: str) -> dict[str, Any]:
         return dict(json.loads(self.state.read_text())["tickets"][ticket_id])
@@ -126,6 +126,11 @@ async def audit_statuses(db: Database, audit_id: str) -> list[tuple[str, str | N
             (audit_id,),
         )
         return [(r["status"], r["error_code"]) for r in await cur.fetchall()]
+
+
+def tool_calls(state: Path, tool: str) -> int:
+    """How many times the server(s) writing `state` ran `tool`."""
+    return int(json.loads(state.read_text())["calls"].get(tool, 0))
 
 
 def server_starts(state: Path) -> int:
