@@ -25,11 +25,11 @@ import logging
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 from mcp import Client, MCPError, StdioServerParameters
-from mcp.types import CallToolResult, Tool
+from mcp.types import CallToolResult, RequestParamsMeta, Tool
 
 from skills.errors import UpstreamNetworkError
 from skills.mcp.config import HttpServer, StdioServer
@@ -67,11 +67,14 @@ class McpConnection:
     def __repr__(self) -> str:
         return f"McpConnection({self.name!r}, {self.server.where!r})"
 
-    async def call_tool(self, tool: str, args: Mapping[str, Any]) -> CallToolResult:
-        """One `tools/call`; connection trouble is `UpstreamNetworkError`."""
+    async def call_tool(
+        self, tool: str, args: Mapping[str, Any], meta: Mapping[str, str] | None = None
+    ) -> CallToolResult:
+        """One `tools/call` (with `_meta`); connection trouble is `UpstreamNetworkError`."""
         client = await self._client()
         try:
-            return await client.call_tool(tool, dict(args))
+            sent = cast(RequestParamsMeta, dict(meta)) if meta else None
+            return await client.call_tool(tool, dict(args), meta=sent)
         except MCPError as exc:
             if exc.error.code == _CONNECTION_CLOSED:
                 self._drop()

@@ -34,6 +34,10 @@ from skills.errors import ResultInvalid, SkillValidationError
 from skills.mcp.connection import McpConnection
 from skills.mcp.errors import McpToolError, one_line
 
+IDEMPOTENCY_META_KEY = "dev.rolegraph/idempotency-key"
+"""`_meta` key carrying a write's ledger key, so a server can deduplicate a
+retried attempt (the runtime retries an external write that timed out)."""
+
 
 class LocalHalf(Protocol):
     """What an MCP-backed package's `EXECUTOR` declares itself."""
@@ -90,7 +94,9 @@ class McpExecutor:
 
     async def execute(self, args: dict[str, Any], ctx: SkillContext) -> Any:
         """Call the tool with the validated arguments; its answer, parsed, is the payload."""
-        result = await self.connection.call_tool(self.tool, args)
+        key = ctx.idempotency_key
+        meta = {IDEMPOTENCY_META_KEY: key} if key is not None else None
+        result = await self.connection.call_tool(self.tool, args, meta)
         return self._payload(result)
 
     async def rollback(self, args: dict[str, Any], ctx: SkillContext, payload: Any) -> None:

@@ -8,6 +8,7 @@ import pytest
 from checkpoints.opening import Database
 from skills.contract import Approval
 from skills.errors import ApprovalRequired
+from skills.hashing import idempotency_key
 from skills.runtime import SkillRuntime
 from tests.fakes.approvals import record_approval
 from tests.integration.mcp.tickets import TicketsServer, audit_statuses, request
@@ -52,6 +53,8 @@ async def test_a_write_needs_an_approval_and_its_replay_never_reaches_the_server
     assert done.payload["status"] == "closed" and not done.replayed
     assert tickets.calls("close_ticket") == 1
     assert tickets.ticket("T-1")["resolution"] == "replaced the drum"
+    key = idempotency_key(req.run_id, req.task_id, "close_ticket_v1", asked.value.args_hash)
+    assert tickets.write_keys()[-1] == key  # a server can deduplicate a retried attempt
 
     # The same task asking again (a node re-executed on resume): the ledger answers.
     replay = approved.model_copy(update={"audit_id": req.audit_id + "-3"})

@@ -37,6 +37,10 @@ class TicketsServer:
         """How many times the server ran `tool`."""
         return tool_calls(self.state, tool)
 
+    def write_keys(self) -> list[str]:
+        """The idempotency key (`_meta`) of every write the server received, in order."""
+        return list(json.loads(self.state.read_text())["keys"])
+
     def ticket(self, ticket_id: str) -> dict[str, Any]:
         return dict(json.loads(self.state.read_text())["tickets"][ticket_id])
 

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
@@ -39,12 +39,14 @@ class State:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        fresh = {"tickets": SEED, "calls": {}, "pids": []}
+        fresh = {"tickets": SEED, "calls": {}, "pids": [], "keys": []}
         data = json.loads(path.read_text()) if path.exists() else fresh
         self.tickets: dict[str, dict[str, Any]] = data["tickets"]
         self.calls: dict[str, int] = data["calls"]
         # One pid per server start: a stdio session reused across calls starts one.
         self.pids: list[int] = [*data["pids"], os.getpid()]
+        # The idempotency key each write arrived with (`_meta`), for the tests.
+        self.keys: list[str] = data["keys"]
         self.save()
 
     def count(self, tool: str) -> None:
@@ -54,7 +56,14 @@ class State:
     def save(self) -> None:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(
-            json.dumps({"tickets": self.tickets, "calls": self.calls, "pids": self.pids})
+            json.dumps(
+                {
+                    "tickets": self.tickets,
+                    "calls": self.calls,
+                    "pids": self.pids,
+                    "keys": self.keys,
+                }
+            )
         )
         os.replace(tmp, self.path)
 
@@ -74,9 +83,11 @@ def build(state: State) -> MCPServer:
         return state.ticket(ticket_id)
 
     @server.tool()
-    def close_ticket(ticket_id: str, resolution: str) -> Ticket:
+    def close_ticket(ticket_id: str, resolution: str, ctx: Context) -> Ticket:
         """Close an open ticket with a resolution."""
         state.count("close_ticket")
+        meta = ctx.request_context.meta or {}
+        state.keys.append(str(meta.get("dev.rolegraph/idempotency-key")))
         ticket = state.ticket(ticket_id)
         if ticket.status != "open":
             raise ToolError(f"ticket {ticket_id} is {ticket.status}, not open")
