@@ -108,29 +108,40 @@ class McpConnection:
             await asyncio.gather(session.task, return_exceptions=True)
 
     async def _client(self) -> Client:
-        loop = asyncio.get_running_loop()
-        session = self._sessions.get(id(loop))
-        if session is None or session.loop is not loop or not session.usable:
-            session = _Session(loop=loop, ready=loop.create_future())
-            # Marks a failure as seen even when the caller that opened it gave up.
-            session.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
-            session.task = loop.create_task(self._own(session))
-            session.opener = asyncio.current_task()
-            self._sessions[id(loop)] = session
+        session = self._session()
         try:
             # Shielded: only the opener's giving up may abandon the opening.
             return await asyncio.shield(session.ready)
         except asyncio.CancelledError:
             me = asyncio.current_task()
             if me is not None and me.cancelling():
-                if session.opener is me and session.task is not None:
-                    session.task.cancel()
-                    if self._sessions.get(id(loop)) is session:
-                        del self._sessions[id(loop)]
+                if session.opener is me:
+                    self._abandon(session)
                 raise
             raise self._unreachable(ConnectionAbortedError("opening abandoned")) from None
         except (OSError, httpx2.TransportError, EOFError, ExceptionGroup, MCPError) as exc:
             raise self._unreachable(exc) from exc
+
+    def _session(self) -> _Session:
+        """This loop's session, opened (by a new owner task) unless it is usable."""
+        loop = asyncio.get_running_loop()
+        session = self._sessions.get(id(loop))
+        if session is not None and session.loop is loop and session.usable:
+            return session
+        session = _Session(loop=loop, ready=loop.create_future())
+        # Marks a failure as seen even when the caller that opened it gave up.
+        session.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        session.task = loop.create_task(self._own(session))
+        session.opener = asyncio.current_task()
+        self._sessions[id(loop)] = session
+        return session
+
+    def _abandon(self, session: _Session) -> None:
+        """Stop an opening its caller gave up on; the next call opens afresh."""
+        if session.task is not None:
+            session.task.cancel()
+        if self._sessions.get(id(session.loop)) is session:
+            del self._sessions[id(session.loop)]
 
     async def _own(self, session: _Session) -> None:
         try:
