@@ -13,17 +13,13 @@ from skills.context import RuntimeContext
 from skills.mcp import close_sessions
 from skills.registry import SkillRegistry, load_catalog
 from skills.runtime import SkillRuntime
-from tests.integration.mcp.tickets import CATALOG, ROLES, TicketsServer, start_http_server
-
-
-class NoSleep:
-    """Backoff waits recorded, not slept: retries stay fast and countable."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
+from tests.integration.mcp.tickets import (
+    CATALOG,
+    ROLES,
+    NoSleep,
+    TicketsServer,
+    start_http_server,
+)
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ from skills.context import RuntimeContext
 from skills.mcp import close_sessions
 from skills.registry import SkillRegistry, load_catalog, load_package
 from skills.runtime import SkillRuntime
-from tests.integration.mcp.conftest import NoSleep
 from tests.integration.mcp.tickets import (
     ROLES,
+    NoSleep,
     TicketsServer,
     catalog_copy,
     request,

@@ -16,10 +16,10 @@ from skills.mcp import close_sessions
 from skills.registry import load_catalog
 from skills.runtime import SkillRuntime
 from tests.fakes.approvals import record_approval
-from tests.integration.mcp.conftest import NoSleep
 from tests.integration.mcp.tickets import (
     ROLES,
     SERVER_SCRIPT,
+    NoSleep,
     catalog_copy,
     request,
     server_starts,

@@ -95,6 +95,16 @@ def catalog_copy(
     return target
 
 
+class NoSleep:
+    """Backoff waits recorded, not slept: retries stay fast and countable."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
 @dataclass(frozen=True)
 class Role:
     name: str
