@@ -103,3 +103,25 @@ async def test_a_server_that_never_answers_times_out_at_the_skills_timeout(
         await close_sessions([skill.executor])
     assert (result.status, result.error_code) == ("timeout", "timeout")
     assert result.retries == 3
+
+
+async def test_a_tool_error_is_retried_only_when_the_metadata_says_so(
+    tickets: TicketsServer, db: Database, sleep: NoSleep, tmp_path: Path
+) -> None:
+    retry = {"error_handling": {"mcp_tool_error": {"action": "retry"}}}
+    plain = load_catalog(catalog_copy(tmp_path / "a"))
+    retried = load_catalog(catalog_copy(tmp_path / "b", metadata={"get_ticket": retry}))
+    before = tickets.calls("get_ticket")
+    try:
+        once = await _runtime(db, plain, sleep).call(
+            request("get_ticket_v1", {"ticket_id": "T-99"})
+        )
+        again = await _runtime(db, retried, sleep).call(
+            request("get_ticket_v1", {"ticket_id": "T-99"})
+        )
+    finally:
+        await close_sessions(s.executor for s in [*plain, *retried])
+    assert (once.error_code, once.retries) == ("mcp_tool_error", 0)
+    assert (again.error_code, again.retries) == ("mcp_tool_error", 3)
+    assert tickets.calls("get_ticket") == before + 1 + 4
+    assert "no ticket T-99" in (once.error_message or "")
