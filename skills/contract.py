@@ -99,6 +99,20 @@ class ResourceLimits(_Frozen):
     whole (privacy-masked) result stays in the call's audit row."""
 
 
+class McpToolRef(_Frozen):
+    """A tool of an MCP server configured in the catalog's `mcp_servers.yaml`."""
+
+    server: str = Field(min_length=1)
+    tool: str = Field(min_length=1)
+
+
+class ExecutorSource(_Frozen):
+    """Where a package's `execute` comes from when it is not its own `executor.py`
+    (see docs/mcp-skills.md): `executor: {mcp: {server, tool}}`."""
+
+    mcp: McpToolRef
+
+
 class SkillMetadata(_Frozen):
     """`metadata.yaml` of a skill package."""
 
@@ -129,6 +143,9 @@ class SkillMetadata(_Frozen):
     timeout: float | None = Field(default=None, gt=0)
     replan_with: Replacement | None = None
     """The step the planner puts in this one's place when it fails for good."""
+    executor: ExecutorSource | None = None
+    """Set when the package's work is done by an MCP tool; `executor.py` then
+    declares only the result model and the argument check."""
 
     @property
     def name(self) -> str:

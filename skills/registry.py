@@ -3,7 +3,9 @@
 Nothing registers itself by being imported. `load_catalog` walks the catalog,
 parses each `metadata.yaml`, imports each `executor.py` by file path and
 refuses two patches of one major version of a skill, and an executor that
-declares no result model (`output`, a pydantic model class).
+declares no result model (`output`, a pydantic model class). A package whose
+metadata names an MCP tool is bound to the catalog's `mcp_servers.yaml` and its
+tool checked on the server (skills/mcp, docs/mcp-skills.md).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import hashlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,9 @@ from pydantic import BaseModel, ValidationError
 
 from skills.contract import RiskLevel, SkillExecutor, SkillMetadata
 from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
+from skills.mcp.binding import bind, check_tools, connections
+from skills.mcp.connection import McpConnection
+from skills.mcp.executor import McpExecutor
 from skills.test_cases import case_files, load_case_file
 
 _EXECUTOR_METHODS = ("validate_input", "execute", "rollback")
@@ -148,11 +153,23 @@ def load_catalog(path: Path | str) -> SkillRegistry:
     if not root.is_dir():
         raise SkillLoadError(f"skill catalog {root} is not a directory; pass the catalog folder")
     packages = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
-    return SkillRegistry(load_package(p) for p in packages)
+    servers = connections(root)
+    registry = SkillRegistry(load_package(p, servers) for p in packages)
+    check_tools(
+        (s.path.name, s.executor, s.metadata)
+        for s in registry
+        if isinstance(s.executor, McpExecutor)
+    )
+    return registry
 
 
-def load_package(package_dir: Path) -> LoadedSkill:
-    """Load one package; any missing or invalid part is a `SkillLoadError` naming it."""
+def load_package(
+    package_dir: Path, servers: Mapping[str, McpConnection] | None = None
+) -> LoadedSkill:
+    """Load one package; any missing or invalid part is a `SkillLoadError` naming it.
+
+    An MCP-backed package is bound to `servers` (by default its catalog's), without
+    the tool check `load_catalog` makes."""
     metadata = _load_metadata(package_dir)
     for required in ("README.md", "executor.py"):
         if not (package_dir / required).is_file():
@@ -162,7 +179,14 @@ def load_package(package_dir: Path) -> LoadedSkill:
         raise _load_error(package_dir, "test_cases/*.json is missing (normal, boundary, malicious)")
     for case_file in files:
         load_case_file(case_file)
-    executor = _load_executor(package_dir)
+    declared = _load_executor(package_dir)
+    executor: SkillExecutor
+    if metadata.executor is not None:
+        known = connections(package_dir.parent) if servers is None else servers
+        executor = bind(package_dir.name, metadata, declared, known)
+    else:
+        _check_executor(package_dir, declared)
+        executor = declared
     return LoadedSkill(metadata, executor, package_dir, executor.output)
 
 
@@ -190,7 +214,7 @@ def _load_metadata(package_dir: Path) -> SkillMetadata:
     return metadata
 
 
-def _load_executor(package_dir: Path) -> SkillExecutor:
+def _load_executor(package_dir: Path) -> Any:
     path = package_dir / "executor.py"
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
     module_name = f"rolegraph_skill_{package_dir.name}_{digest}"
@@ -209,8 +233,7 @@ def _load_executor(package_dir: Path) -> SkillExecutor:
     executor = getattr(module, "EXECUTOR", None)
     if executor is None:
         raise _load_error(package_dir, "executor.py defines no module attribute EXECUTOR")
-    _check_executor(package_dir, executor)
-    return executor  # type: ignore[no-any-return]
+    return executor
 
 
 def _check_executor(package_dir: Path, executor: Any) -> None:
