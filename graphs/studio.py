@@ -22,6 +22,7 @@ from graphs.support import build_support_graph
 from nodes.bootstrap import build_support_context, load_static_config
 from nodes.domain import load_domain
 from nodes.models.tiers import ModelTiers
+from nodes.tracing import SpanRecorder, install_tracing, tracer
 from skills.outbox.worker import background_worker
 
 
@@ -54,7 +55,16 @@ async def _build(stack: AsyncExitStack) -> ContextBoundGraph:
     graph = await open_served_graph(db, env)
     # Notifications the served graph queues are delivered beside it (no-op without SMTP_HOST).
     await stack.enter_async_context(background_worker(db.pool, env))
-    return graph
+    return traced(graph, env)
+
+
+def traced(graph: ContextBoundGraph, env: Mapping[str, str]) -> ContextBoundGraph:
+    """`graph` recording its runs as OpenTelemetry spans when `env` configures an
+    exporter (each served run is a turn's root span); `graph` itself otherwise."""
+    found = tracer() if install_tracing(env) else None
+    if found is None:
+        return graph
+    return graph.with_config(callbacks=[SpanRecorder(found)])
 
 
 # The server owns this process and calls the factory per request; this is

@@ -16,6 +16,7 @@ from importlib.metadata import PackageNotFoundError, version
 from checkpoints.errors import RolegraphError
 from nodes.domain import load_domain
 from nodes.inputs import check_argv
+from nodes.tracing import install_tracing, shutdown_tracing
 from rolegraph_cli import (
     audit_cmd,
     conversations_cmd,
@@ -63,12 +64,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rolegraph: error: {exc}", file=sys.stderr)
         return exc.exit_code
     args = parser.parse_args(argv)
+    install_tracing(os.environ)
     try:
         code: int = args.handler(args)
     except BrokenPipeError:
         # `rolegraph ... | head` closed the pipe: stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    finally:
+        # A short-lived process: its spans are exported before it exits.
+        shutdown_tracing()
     return code
 
 
