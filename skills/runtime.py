@@ -105,7 +105,10 @@ class SkillRuntime:
         sleep: Sleep = asyncio.sleep,
         unit_random: Callable[[], float] = random.random,
         breaker_clock: Callable[[], float] = time.monotonic,
+        tool_runs: bool = True,
     ) -> None:
+        """`tool_runs=False` leaves out the tool-run link: only to measure what it
+        costs (benchmarks/bench_tracing_off.py); callers keep it."""
         self._registry = registry
         self._roles = roles
         self._context = context
@@ -115,7 +118,7 @@ class SkillRuntime:
             clock=breaker_clock, on_transition=self._audit.breaker_transition
         )
         links: list[Middleware] = [
-            ToolRun(),
+            *([ToolRun()] if tool_runs else []),
             self._audit,
             Permission(),
             Validation(),

@@ -7,7 +7,7 @@ outermost, opens a tool run under the run that is current (the role node's, read
 from LangChain's config context), ends it with a `SkillRun` and makes it the
 parent of whatever the call starts (a fallback call nests under it).
 
-With no handler configured the link only looks at the context and steps aside.
+With no handler configured the link reads one context variable and steps aside.
 """
 
 from __future__ import annotations
@@ -15,8 +15,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from langchain_core.callbacks import AsyncCallbackManager
-from langchain_core.runnables.config import ensure_config, patch_config, set_config_context
+from langchain_core.callbacks import AsyncCallbackManager, BaseCallbackManager, Callbacks
+from langchain_core.runnables.config import (
+    ensure_config,
+    patch_config,
+    set_config_context,
+    var_child_runnable_config,
+)
 from langchain_core.runnables.utils import coro_with_context
 from pydantic import BaseModel, ConfigDict
 
@@ -51,7 +56,12 @@ class ToolRun:
     """Report the call to the current run's callback handlers as a tool run."""
 
     async def __call__(self, call: Call, next: Next) -> SkillResult:
-        config = ensure_config()
+        current = var_child_runnable_config.get()
+        if current is None or not _has_handlers(current.get("callbacks")):
+            # Nobody listens (outside a run, or a run without handlers; LangSmith's
+            # tracer, when on, is among the run's handlers): nothing to report.
+            return await next(call)
+        config = ensure_config(current)
         manager = AsyncCallbackManager.configure(
             inheritable_callbacks=config.get("callbacks"),
             inheritable_tags=config.get("tags"),
@@ -84,6 +94,12 @@ class ToolRun:
             raise
         await run.on_tool_end(_run(call, result.status, result))
         return result
+
+
+def _has_handlers(callbacks: Callbacks) -> bool:
+    if isinstance(callbacks, BaseCallbackManager):
+        return bool(callbacks.handlers)
+    return bool(callbacks)
 
 
 def _metadata(call: Call) -> dict[str, Any]:
