@@ -3,7 +3,8 @@
 Tracing is on when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
 or `OTEL_EXPORTER_OTLP_ENDPOINT`) and not switched off (`OTEL_SDK_DISABLED=true`,
 `OTEL_TRACES_EXPORTER=none`). The exporter (OTLP over HTTP) reads its own
-variables (headers, timeout, compression). Off, the SDK is not even imported.
+variables (headers, timeout, compression). Off, no provider is installed:
+OTel's API stays a no-op and rolegraph attaches no callback handler.
 """
 
 from __future__ import annotations

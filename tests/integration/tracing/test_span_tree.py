@@ -94,6 +94,9 @@ async def test_an_approval_resumed_by_another_process_links_to_the_turn(
     first = _root(receiver.spans, thread)
     assert first.attributes["rolegraph.status"] == "interrupted"
     assert first.links == ()
+    approvals = [s for s in _children(receiver.spans, first) if s.name == "node approval"]
+    (asking,) = [s for s in approvals if s.attributes.get("rolegraph.interrupted")]
+    assert asking.status_code == 0  # a stop for a person is no error
     asked_skills = [
         s
         for s in receiver.spans
