@@ -7,11 +7,14 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
+from opentelemetry.util.types import AttributeValue
 
 
-def model_attributes(metadata: Mapping[str, Any], invocation: Mapping[str, Any]) -> dict[str, Any]:
+def model_attributes(
+    metadata: Mapping[str, Any], invocation: Mapping[str, Any]
+) -> dict[str, AttributeValue]:
     """The request side: operation, provider and the model asked for."""
-    attributes: dict[str, Any] = {"gen_ai.operation.name": "chat"}
+    attributes: dict[str, AttributeValue] = {"gen_ai.operation.name": "chat"}
     model = invocation.get("model") or invocation.get("model_name") or metadata.get("ls_model_name")
     if model:
         attributes["gen_ai.request.model"] = str(model)
@@ -26,9 +29,9 @@ def model_attributes(metadata: Mapping[str, Any], invocation: Mapping[str, Any])
     return attributes
 
 
-def response_attributes(response: LLMResult) -> dict[str, Any]:
+def response_attributes(response: LLMResult) -> dict[str, AttributeValue]:
     """The response side: tokens in and out, the model that answered."""
-    attributes: dict[str, Any] = {}
+    attributes: dict[str, AttributeValue] = {}
     first = response.generations[0][0] if response.generations and response.generations[0] else None
     if isinstance(first, ChatGeneration) and isinstance(first.message, AIMessage):
         usage: Mapping[str, Any] = first.message.usage_metadata or {}
@@ -44,7 +47,7 @@ def response_attributes(response: LLMResult) -> dict[str, Any]:
     return attributes
 
 
-def _llm_output_usage(output: Mapping[str, Any]) -> dict[str, Any]:
+def _llm_output_usage(output: Mapping[str, Any]) -> dict[str, AttributeValue]:
     """Older integrations report usage only in `llm_output["token_usage"]`."""
     usage = output.get("token_usage") or {}
     found = {

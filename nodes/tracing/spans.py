@@ -25,6 +25,7 @@ from langchain_core.outputs import LLMResult
 from langgraph.errors import GraphBubbleUp
 from opentelemetry import trace
 from opentelemetry.trace import Link, Span, Status, StatusCode, Tracer
+from opentelemetry.util.types import AttributeValue
 
 from nodes.tracing.genai import model_attributes, response_attributes
 from nodes.tracing.naming import customer_hash
@@ -112,7 +113,7 @@ class SpanRecorder(BaseCallbackHandler):
         parent = self._runs.get(parent_run_id) if parent_run_id else None
         meta = metadata or {}
         name = str(kwargs.get("name") or (serialized or {}).get("name") or "tool")
-        attributes: dict[str, Any] = {"gen_ai.operation.name": "execute_tool"}
+        attributes: dict[str, AttributeValue] = {"gen_ai.operation.name": "execute_tool"}
         attributes["gen_ai.tool.name"] = name
         if SKILL_TAG in (tags or ()):
             attributes["rolegraph.skill.id"] = name
@@ -187,7 +188,7 @@ class SpanRecorder(BaseCallbackHandler):
         return _Run(span, span, owned=True)
 
     def _open(
-        self, run_id: UUID, parent: _Run | None, name: str, attributes: dict[str, Any]
+        self, run_id: UUID, parent: _Run | None, name: str, attributes: dict[str, AttributeValue]
     ) -> None:
         if parent is None and self._root is not None:
             parent = _Run(self._root, self._root, owned=False)
@@ -198,7 +199,7 @@ class SpanRecorder(BaseCallbackHandler):
             span, root = self._child(parent, name, attributes), parent.root
         self._runs[run_id] = _Run(span, root, owned=True, started=time.perf_counter())
 
-    def _child(self, parent: _Run, name: str, attributes: dict[str, Any]) -> Span:
+    def _child(self, parent: _Run, name: str, attributes: dict[str, AttributeValue]) -> Span:
         context = trace.set_span_in_context(parent.anchor)
         return self._tracer.start_span(name, context=context, attributes=attributes)
 
@@ -229,8 +230,8 @@ def _turn_facts(span: Span, values: Mapping[str, Any]) -> None:
         span.set_attribute("rolegraph.customer_hash", customer_hash(customer))
 
 
-def _skill_attributes(run: SkillRun) -> dict[str, Any]:
-    attributes: dict[str, Any] = {
+def _skill_attributes(run: SkillRun) -> dict[str, AttributeValue]:
+    attributes: dict[str, AttributeValue] = {
         "rolegraph.skill.status": run.status,
         "rolegraph.skill.retries": run.retries,
         "rolegraph.skill.duration_ms": run.duration_ms,
