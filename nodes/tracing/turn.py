@@ -62,17 +62,15 @@ def turn_trace(
         attributes["rolegraph.customer_hash"] = customer_hash(customer)
     if link is not None and resumed_from:
         attributes["rolegraph.resumed_from"] = resumed_from
-    with found.start_as_current_span(
-        "rolegraph turn",
-        attributes=attributes,
-        links=[link] if link else [],
-        record_exception=False,
-        set_status_on_exception=False,
-    ) as span:
-        origin = resumed_from if link is not None else traceparent(span)
-        try:
-            yield TurnTrace([SpanRecorder(found, root=span)], {TURN_TRACE_KEY: origin or ""}, span)
-        except BaseException as exc:
-            # The type only: an error's text may quote customer data.
-            span.set_status(Status(StatusCode.ERROR, type(exc).__name__))
-            raise
+    span = found.start_span("rolegraph turn", attributes=attributes, links=[link] if link else [])
+    origin = resumed_from if link is not None else traceparent(span)
+    try:
+        yield TurnTrace([SpanRecorder(found, root=span)], {TURN_TRACE_KEY: origin or ""}, span)
+    except BaseException as exc:
+        # The type only: an error's text may quote customer data.
+        span.set_status(Status(StatusCode.ERROR, type(exc).__name__))
+        raise
+    finally:
+        # Not made the current span: the served graph's runs are async generators,
+        # whose context may be entered and left in different tasks.
+        span.end()
