@@ -17,7 +17,7 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import ensure_config, merge_configs
+from langchain_core.runnables.config import merge_configs
 
 from checkpoints.opening import Database
 from graphs.api import MODE
@@ -80,17 +80,19 @@ class TracedGraph(ContextBoundGraph):
     async def astream(
         self, input: Any, config: Any = None, *, context: Any = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        config = ensure_config(config)
-        thread_id = str(config.get("configurable", {}).get("thread_id") or "")
+        given: RunnableConfig = config or RunnableConfig()
+        thread_id = str(given.get("configurable", {}).get("thread_id") or "")
         resumed = bool(thread_id) and not isinstance(input, Mapping)
-        origin = await self._origin(config) if resumed else None
+        origin = await self._origin(given) if resumed else None
         with turn_trace(thread_id=thread_id, mode=MODE, customer=None, resumed_from=origin) as t:
+            # Merged, not `ensure_config`ed: the server's own defaults (recursion
+            # limit, ...) must stay as they would be without tracing.
             extra: RunnableConfig = {"callbacks": t.callbacks, "metadata": t.metadata}
-            stream = super().astream(input, merge_configs(config, extra), context=context, **kwargs)
+            stream = super().astream(input, merge_configs(given, extra), context=context, **kwargs)
             async for chunk in stream:
                 yield chunk
             if thread_id:
-                await self._finish(t, config)
+                await self._finish(t, given)
 
     async def _finish(self, traced: TurnTrace, config: RunnableConfig) -> None:
         """Name the audit id, customer and stop of the run on its root span."""
