@@ -35,9 +35,12 @@ from nodes.inputs import (
 )
 from nodes.language import say, turn_lang
 from nodes.resume_value import normalised_edit
+from nodes.tracing import TURN_TRACE_KEY, tracing_on, turn_trace
 
 OnStep = Callable[[str, dict[str, Any]], None]
 RECURSION_LIMIT = 200
+MODE = "support"
+"""The execution mode this API runs (trace roots name it)."""
 
 
 @dataclass(frozen=True)
@@ -362,6 +365,24 @@ async def _advance(
     """Run the thread on from `payload` to its next stop and report where it stands."""
     config = _config(thread_id)
     config["configurable"][AUTH_USER_KEY] = actor.as_auth_user()
+    new_turn = isinstance(payload, dict)
+    origin = None if new_turn or not tracing_on() else await _turn_origin(graph, config)
+    customer = payload.get("user_id") if new_turn else None
+    with turn_trace(
+        thread_id=thread_id, mode=MODE, customer=customer, resumed_from=origin
+    ) as traced:
+        if traced.callbacks:
+            config["callbacks"] = traced.callbacks
+            config["metadata"] = traced.metadata
+        await _stream(graph, ctx, payload, config, on_step)
+        where = await report(graph, thread_id)
+        traced.finish(audit_id=where.audit_id, customer=where.user_id, status=where.status)
+    return where
+
+
+async def _stream(
+    graph: Any, ctx: SupportContext, payload: Any, config: RunnableConfig, on_step: OnStep | None
+) -> None:
     # "sync": a step is reported only once the checkpoint before it is durable,
     # so a process killed right after a progress line (even the first, the turn
     # node's) always leaves a thread `continue` can carry on.
@@ -370,7 +391,13 @@ async def _advance(
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):
                 on_step(node, _written(update))
-    return await report(graph, thread_id)
+
+
+async def _turn_origin(graph: Any, config: RunnableConfig) -> str | None:
+    """The `traceparent` of the first run of the turn this run resumes, if recorded."""
+    snapshot = await graph.aget_state(config)
+    found = (snapshot.metadata or {}).get(TURN_TRACE_KEY)
+    return found if isinstance(found, str) else None
 
 
 def _written(update: dict[str, Any]) -> dict[str, Any]:

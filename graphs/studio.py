@@ -12,16 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import merge_configs
 
 from checkpoints.opening import Database
+from graphs.api import MODE
 from graphs.bound import ContextBoundGraph, bind_context
 from graphs.served_persistence import PerLoop, served_database
 from graphs.support import build_support_graph
 from nodes.bootstrap import build_support_context, load_static_config
 from nodes.domain import load_domain
 from nodes.models.tiers import ModelTiers
+from nodes.tracing import TURN_TRACE_KEY, TurnTrace, install_tracing, turn_trace
 from skills.outbox.worker import background_worker
 
 
@@ -54,7 +60,52 @@ async def _build(stack: AsyncExitStack) -> ContextBoundGraph:
     graph = await open_served_graph(db, env)
     # Notifications the served graph queues are delivered beside it (no-op without SMTP_HOST).
     await stack.enter_async_context(background_worker(db.pool, env))
-    return graph
+    return traced(graph, env)
+
+
+def traced(graph: ContextBoundGraph, env: Mapping[str, str]) -> ContextBoundGraph:
+    """`graph` recording each served run as a turn's spans when `env` configures an
+    OTLP exporter; `graph` itself otherwise."""
+    if not install_tracing(env):
+        return graph
+    attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
+    return TracedGraph(**attrs)
+
+
+class TracedGraph(ContextBoundGraph):
+    """A served graph whose every run is one root span, as `graphs.api` runs are:
+    a resumed run (an approval answered through the server) links to the run
+    that asked, by the `traceparent` its checkpoints keep."""
+
+    async def astream(
+        self, input: Any, config: Any = None, *, context: Any = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        given: RunnableConfig = config or RunnableConfig()
+        thread_id = str(given.get("configurable", {}).get("thread_id") or "")
+        resumed = bool(thread_id) and not isinstance(input, Mapping)
+        origin = await self._origin(given) if resumed else None
+        with turn_trace(thread_id=thread_id, mode=MODE, customer=None, resumed_from=origin) as t:
+            # Merged, not `ensure_config`ed: the server's own defaults (recursion
+            # limit, ...) must stay as they would be without tracing.
+            extra: RunnableConfig = {"callbacks": t.callbacks, "metadata": t.metadata}
+            stream = super().astream(input, merge_configs(given, extra), context=context, **kwargs)
+            async for chunk in stream:
+                yield chunk
+            if thread_id:
+                await self._finish(t, given)
+
+    async def _finish(self, traced: TurnTrace, config: RunnableConfig) -> None:
+        """Name the audit id, customer and stop of the run on its root span."""
+        snapshot = await self.aget_state(config)
+        values = snapshot.values or {}
+        status = "interrupted" if snapshot.interrupts else str(values.get("status") or "")
+        traced.finish(
+            audit_id=values.get("audit_id"), customer=values.get("customer"), status=status
+        )
+
+    async def _origin(self, config: RunnableConfig) -> str | None:
+        found = ((await self.aget_state(config)).metadata or {}).get(TURN_TRACE_KEY)
+        return found if isinstance(found, str) else None
 
 
 # The server owns this process and calls the factory per request; this is

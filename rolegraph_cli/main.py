@@ -70,12 +70,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rolegraph: error: {exc}", file=sys.stderr)
         return exc.exit_code
     args = parser.parse_args(argv)
+    # Imported past the parse: `--help` exits in it and never pays for OpenTelemetry.
+    from nodes.tracing import install_tracing, shutdown_tracing
+
+    install_tracing(os.environ)
     try:
         code: int = args.handler(args)
     except BrokenPipeError:
         # `rolegraph ... | head` closed the pipe: stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    finally:
+        # A short-lived process: its spans are exported before it exits.
+        shutdown_tracing()
     return code
 
 

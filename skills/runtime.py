@@ -2,6 +2,9 @@
 
 Order of the links, outermost first, and why:
 
+0. tool run         reports the call to LangChain callback handlers as a tool run
+                    (LangSmith, Langfuse, OpenTelemetry); outside audit, so it sees
+                    the audited outcome, retries and duration
 1. audit            wraps everything, so every call (even denied) gets exactly one row
 2. permission       the role's whitelist, before anything reads the arguments
 3. validation       executor.validate_input; the normalised args are hashed from here on
@@ -68,6 +71,7 @@ from skills.middleware.retry import Retry
 from skills.middleware.risk import RiskGate
 from skills.middleware.rollback import Compensate, RollbackOnFailure
 from skills.middleware.timeout import Timeout
+from skills.middleware.tool_run import ToolRun
 from skills.middleware.validation import Validation
 from skills.registry import SkillRegistry
 
@@ -101,7 +105,10 @@ class SkillRuntime:
         sleep: Sleep = asyncio.sleep,
         unit_random: Callable[[], float] = random.random,
         breaker_clock: Callable[[], float] = time.monotonic,
+        tool_runs: bool = True,
     ) -> None:
+        """`tool_runs=False` leaves out the tool-run link: only to measure what it
+        costs (benchmarks/bench_tracing_off.py); callers keep it."""
         self._registry = registry
         self._roles = roles
         self._context = context
@@ -111,6 +118,7 @@ class SkillRuntime:
             clock=breaker_clock, on_transition=self._audit.breaker_transition
         )
         links: list[Middleware] = [
+            *([ToolRun()] if tool_runs else []),
             self._audit,
             Permission(),
             Validation(),
