@@ -13,6 +13,7 @@ from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread,
 from graphs.inbox import answerable_requests
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import run_command
+from rolegraph_cli.inbox_serve import DEFAULT_HOST, DEFAULT_PORT, serve_inbox
 from rolegraph_cli.session import Session, open_session
 
 DECISIONS = ("approve", "reject", "edit")
@@ -47,7 +48,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     inbox = subparsers.add_parser(
         "inbox", help="requests waiting for an operator, with customer and age"
     )
-    inbox.set_defaults(handler=lambda a: run_command(_inbox))
+    inbox.add_argument(
+        "--serve", action="store_true", help="serve the web approval inbox (operator tokens)"
+    )
+    inbox.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"with --serve (default {DEFAULT_HOST})"
+    )
+    inbox.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"with --serve (default {DEFAULT_PORT})"
+    )
+    inbox.set_defaults(
+        handler=lambda a: run_command(lambda: serve_inbox(a.host, a.port) if a.serve else _inbox())
+    )
     chat = subparsers.add_parser(
         "chat", help="interactive conversation on one thread; approvals asked inline"
     )
