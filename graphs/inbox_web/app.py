@@ -35,9 +35,10 @@ MAX_FORM_BYTES = 64_000
 """Size of a posted form: a decision with edited arguments is far smaller."""
 
 
-def create_app(backend: InboxBackend) -> Starlette:
-    """The inbox over an open support graph (its pool stays open while the app serves)."""
-    inbox = _Inbox(backend)
+def create_app(backend: InboxBackend, *, secure_cookies: bool = False) -> Starlette:
+    """The inbox over an open support graph (its pool stays open while the app serves).
+    `secure_cookies`: the session cookie only travels over https (behind a TLS proxy)."""
+    inbox = _Inbox(backend, secure_cookies)
     routes = [
         Route("/", inbox.waiting),
         Route("/login", inbox.login_form, methods=["GET"]),
@@ -56,9 +57,10 @@ def create_app(backend: InboxBackend) -> Starlette:
 
 
 class _Inbox:
-    def __init__(self, backend: InboxBackend) -> None:
+    def __init__(self, backend: InboxBackend, secure_cookies: bool) -> None:
         self.backend = backend
         self.gate = Gate(backend.ctx.pool)
+        self.secure_cookies = secure_cookies
 
     async def login_form(self, request: Request) -> Response:
         nxt = _next(request.query_params.get("next"))
@@ -74,7 +76,7 @@ class _Inbox:
                 "login.html", refusal.status, title="Log in", next=nxt, error=refusal.detail
             )
         response = RedirectResponse(nxt, status_code=303)
-        keep_token(response, request, token)
+        keep_token(response, request, token, secure=self.secure_cookies)
         return response
 
     async def logout(self, request: Request) -> Response:

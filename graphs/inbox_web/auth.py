@@ -88,14 +88,15 @@ class Gate:
         return hmac.new(self._key, token.encode(), hashlib.sha256).hexdigest()
 
 
-def keep_token(response: Response, request: Request, token: str) -> None:
-    """Store the token in the session cookie, out of reach of scripts and other sites."""
+def keep_token(response: Response, request: Request, token: str, *, secure: bool) -> None:
+    """Store the token in the session cookie, out of reach of scripts and other sites
+    (and of plain http when `secure` or the request came over https)."""
     response.set_cookie(
         COOKIE,
         token.strip(),
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=secure or request.url.scheme == "https",
         path="/",
     )
 

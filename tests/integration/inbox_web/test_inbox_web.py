@@ -3,6 +3,7 @@ decisions that run as the logged-in operator (issue 13 §2)."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import AsyncIterator
 
 import httpx
@@ -207,3 +208,23 @@ async def test_customer_text_is_escaped_everywhere(
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert csrf_of(page.text)
+
+
+async def test_unknown_threads_and_audit_ids_are_one_line_404s(
+    support: Support, client: httpx.AsyncClient
+) -> None:
+    await log_in(client, await token(support, "operator", "orla"))
+    thread = await client.get("/threads/thr-000000000000")
+    assert thread.status_code == 404
+    assert "no thread 'thr-000000000000'" in html.unescape(thread.text)
+    audit = await client.get("/audit/aud-nope")
+    assert audit.status_code == 404
+    assert "no audit events for audit id 'aud-nope'" in html.unescape(audit.text)
+
+
+async def test_behind_a_tls_proxy_the_cookie_travels_only_over_https(support: Support) -> None:
+    app = create_app(InboxBackend(graph=support.graph, ctx=support.ctx), secure_cookies=True)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://inbox.test") as c:
+        ok = await c.post("/login", data={"token": await token(support, "operator", "ozzy")})
+    assert ok.status_code == 303 and "secure" in ok.headers["set-cookie"].lower()
