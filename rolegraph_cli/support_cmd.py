@@ -51,15 +51,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     inbox.add_argument(
         "--serve", action="store_true", help="serve the web approval inbox (operator tokens)"
     )
-    inbox.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"with --serve (default {DEFAULT_HOST})"
-    )
-    inbox.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"with --serve (default {DEFAULT_PORT})"
-    )
-    inbox.set_defaults(
-        handler=lambda a: run_command(lambda: serve_inbox(a.host, a.port) if a.serve else _inbox())
-    )
+    inbox.add_argument("--host", help=f"with --serve (default {DEFAULT_HOST})")
+    inbox.add_argument("--port", type=int, help=f"with --serve (default {DEFAULT_PORT})")
+    inbox.set_defaults(handler=lambda a: run_command(lambda: _inbox_command(a)))
     chat = subparsers.add_parser(
         "chat", help="interactive conversation on one thread; approvals asked inline"
     )
@@ -100,6 +94,15 @@ async def _resume(args: argparse.Namespace) -> int:
                 actor=s.operator, on_step=progress,
             )  # fmt: skip
     return _print(result, args.json)
+
+
+async def _inbox_command(args: argparse.Namespace) -> int:
+    if args.serve:
+        host = DEFAULT_HOST if args.host is None else args.host
+        return await serve_inbox(host, DEFAULT_PORT if args.port is None else args.port)
+    if args.host is not None or args.port is not None:
+        raise InvalidArgument("--host and --port need --serve")
+    return await _inbox()
 
 
 async def _inbox() -> int:

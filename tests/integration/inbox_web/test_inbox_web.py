@@ -4,6 +4,7 @@ decisions that run as the logged-in operator (issue 13 §2)."""
 from __future__ import annotations
 
 import html
+import socket
 from collections.abc import AsyncIterator
 
 import httpx
@@ -15,6 +16,7 @@ from checkpoints.tokens import revoke_token
 from graphs.api import report
 from graphs.inbox_web.app import create_app
 from graphs.inbox_web.views import InboxBackend
+from tests.cli import run_cli
 from tests.integration.graph.helpers import order_status, user_with_orders
 from tests.integration.inbox_web.helpers import (
     csrf_of,
@@ -228,3 +230,36 @@ async def test_behind_a_tls_proxy_the_cookie_travels_only_over_https(support: Su
     async with httpx.AsyncClient(transport=transport, base_url="http://inbox.test") as c:
         ok = await c.post("/login", data={"token": await token(support, "operator", "ozzy")})
     assert ok.status_code == 303 and "secure" in ok.headers["set-cookie"].lower()
+
+
+async def test_a_plain_approve_runs_and_a_rejection_changes_nothing(
+    support: Support, client: httpx.AsyncClient
+) -> None:
+    _, approved, first = await pending_cancel(support, skip=26)
+    _, rejected, second = await pending_cancel(support, skip=27)
+    csrf = await log_in(client, await token(support, "operator", "odile"))
+    yes = await client.post(
+        f"/requests/{first.interrupts[0]['id']}/decide", data=decision_form(csrf, "approve")
+    )
+    assert yes.status_code == 303
+    assert await order_status(support.db.pool, approved) == "cancelled"
+    no = await client.post(
+        f"/requests/{second.interrupts[0]['id']}/decide",
+        data=decision_form(csrf, "reject", message="please call the customer first"),
+    )
+    assert no.status_code == 303
+    assert await order_status(support.db.pool, rejected) == "pending"
+    done = await report(support.graph, second.thread_id)
+    assert done.status == "completed" and "rejected" in done.answer
+
+
+def test_serving_options_are_checked_before_anything_starts(db_env: dict[str, str]) -> None:
+    alone = run_cli(db_env, "inbox", "--port", "9000")
+    assert alone.returncode == 2 and "--host and --port need --serve" in alone.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        busy = run_cli(db_env, "inbox", "--serve", "--port", port)
+    assert busy.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in busy.stderr and "Traceback" not in busy.stderr
