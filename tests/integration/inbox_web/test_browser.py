@@ -21,7 +21,8 @@ from tests.integration.graph.helpers import order_status
 from tests.integration.inbox_web.helpers import pending_cancel, token
 from tests.support_fixtures import Support
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("ROLEGRAPH_CHROMIUM") or "/usr/bin/chromium")
+"""Debian's chromium (`ROLEGRAPH_CHROMIUM` names another build)."""
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -31,7 +32,8 @@ SCREENSHOT_ENV = "INBOX_SCREENSHOT"
 _STARTUP_S = 180
 
 pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="no /usr/bin/chromium: `apt-get install chromium` (make test)"
+    not CHROMIUM.exists(),
+    reason=f"no {CHROMIUM}: `apt-get install chromium` (make test does, as root)",
 )
 playwright = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
 
