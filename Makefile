@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check fmt lint types arch studio bench chaos eval clean
+.PHONY: demo test check browser fmt lint types arch studio bench chaos eval clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -17,12 +17,17 @@ demo: $(STAMP)
 
 PYTEST := $(BIN)/python -m pytest -q
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PYTEST)
+
+# The web inbox's browser test drives Debian's chromium (tests/integration/inbox_web);
+# installed here when missing and we are root, else that test skips.
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; } || echo "no chromium: browser tests will skip"
 
 # What CI runs (.ci/run): format, lint (incl. blind excepts, complexity), strict types,
 # import contracts, then `make test` itself.
-check: $(STAMP)
+check: $(STAMP) browser
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy

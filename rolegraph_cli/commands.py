@@ -19,7 +19,9 @@ HARNESS_COMMANDS = (
         "answer a thread's pending approval, or continue a crashed thread (no --decision)",
         _SUPPORT,
     ),
-    CommandGroup("inbox", "requests waiting for an operator, with customer and age", _SUPPORT),
+    CommandGroup(
+        "inbox", "requests waiting for an operator; --serve: the web approval inbox", _SUPPORT
+    ),
     CommandGroup(
         "chat", "interactive conversation on one thread; approvals asked inline", _SUPPORT
     ),

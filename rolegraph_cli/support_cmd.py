@@ -13,6 +13,7 @@ from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread,
 from graphs.inbox import answerable_requests
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import run_command
+from rolegraph_cli.inbox_serve import DEFAULT_HOST, DEFAULT_PORT, serve_inbox
 from rolegraph_cli.session import Session, open_session
 
 DECISIONS = ("approve", "reject", "edit")
@@ -42,7 +43,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
     inbox = subparsers.add_parser("inbox")
-    inbox.set_defaults(handler=lambda a: run_command(_inbox))
+    inbox.add_argument(
+        "--serve", action="store_true", help="serve the web approval inbox (operator tokens)"
+    )
+    inbox.add_argument("--host", help=f"with --serve (default {DEFAULT_HOST})")
+    inbox.add_argument("--port", type=int, help=f"with --serve (default {DEFAULT_PORT})")
+    inbox.set_defaults(handler=lambda a: run_command(lambda: _inbox_command(a)))
     chat = subparsers.add_parser("chat")
     chat.add_argument("--user-id", required=True)
     chat.set_defaults(handler=lambda a: run_command(lambda: _chat(a.user_id)))
@@ -81,6 +87,15 @@ async def _resume(args: argparse.Namespace) -> int:
                 actor=s.operator, on_step=progress,
             )  # fmt: skip
     return _print(result, args.json)
+
+
+async def _inbox_command(args: argparse.Namespace) -> int:
+    if args.serve:
+        host = DEFAULT_HOST if args.host is None else args.host
+        return await serve_inbox(host, DEFAULT_PORT if args.port is None else args.port)
+    if args.host is not None or args.port is not None:
+        raise InvalidArgument("--host and --port need --serve")
+    return await _inbox()
 
 
 async def _inbox() -> int:

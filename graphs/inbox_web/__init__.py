@@ -1,0 +1,1 @@
+"""The web approval inbox (`rolegraph inbox --serve`): app, login, pages."""
