@@ -31,6 +31,8 @@ TURN_TASK = f"{NAMESPACE}:run_turn"
 DONE_CHANNEL = "rolegraph_turn_done"
 _SCHEMA_LOCK = 0x726F6A62  # "rojb"
 _FALLBACK_POLL_S = 2.0
+QUEUE_POOL_SIZE = 4
+"""Connections of the queue's own pool per process (fetching, heartbeats, periodic defers)."""
 
 _TURN_TABLE = """
 CREATE TABLE IF NOT EXISTS rolegraph_turn_jobs (
@@ -104,12 +106,20 @@ async def apply_schema(pool: Pool) -> None:
 
 @asynccontextmanager
 async def open_queue(pool: Pool, tasks: Blueprint | None = None) -> AsyncIterator[App]:
-    """The queue over `pool`, its schema applied; `tasks` registered for a worker."""
+    """The queue on `pool`'s database, its schema applied; `tasks` registered for a worker."""
     await apply_schema(pool)
-    app = App(connector=PsycopgConnector())
+    if not isinstance(pool.conninfo, str):
+        raise TypeError("the queue needs a pool opened from a URL (checkpoints.pool.open_pool)")
+    # A pool of its own: procrastinate's LISTEN connection re-uses its pool's connection
+    # arguments and sets autocommit itself, which ours already set.
+    connector = PsycopgConnector(
+        conninfo=pool.conninfo, min_size=1, max_size=QUEUE_POOL_SIZE,
+        kwargs={"prepare_threshold": None},
+    )  # fmt: skip
+    app = App(connector=connector)
     if tasks is not None:
         app.add_tasks_from(tasks, namespace=NAMESPACE)
-    await app.open_async(pool=pool)
+    await app.open_async()
     try:
         yield app
     finally:
