@@ -36,7 +36,9 @@ def stop_worker(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 
 @contextmanager
-def workers(env: dict[str, str], count: int = 1, *args: str) -> Iterator[list[subprocess.Popen[str]]]:
+def workers(
+    env: dict[str, str], count: int = 1, *args: str
+) -> Iterator[list[subprocess.Popen[str]]]:
     """`count` running workers, stopped (and checked for tracebacks) on exit."""
     procs = [start_worker(env, *args) for _ in range(count)]
     try:
@@ -57,6 +59,8 @@ async def fetch_all(db: Database, sql: str, *params: Any) -> list[dict[str, Any]
 async def pick_order(db: Database, status: str) -> tuple[str, str]:
     """(order id, its customer) of the first order in `status` (reference data)."""
     rows = await fetch_all(
-        db, "SELECT order_id, user_id FROM orders WHERE status = %s ORDER BY order_id LIMIT 1", status
+        db,
+        "SELECT order_id, user_id FROM orders WHERE status = %s ORDER BY order_id LIMIT 1",
+        status,
     )
     return rows[0]["order_id"], rows[0]["user_id"]
