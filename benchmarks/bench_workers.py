@@ -25,13 +25,15 @@ from checkpoints.jobs import open_queue
 from checkpoints.opening import Database, open_database
 from domains.retail.storage.seed import ensure_reference_data
 from graphs.jobs import TurnRequest, submit_turn, wait_turns
+from nodes.domain import load_domain
 
 WORKER_COUNTS = (1, 2, 4)
 WARM_UP = 8
 
 
 async def main(load: int, concurrency: int) -> None:
-    async with open_database() as db, open_queue(db.pool) as queue:
+    migrations = (load_domain().migrations,)
+    async with open_database(migrations=migrations) as db, open_queue(db.pool) as queue:
         async with db.pool.connection() as conn:
             await ensure_reference_data(conn)
             cur = await conn.execute(
