@@ -45,6 +45,9 @@ async def main(load: int, concurrency: int) -> None:
     print(f"  {'workers':>7}  {'turns/s':>8}  {'P95 s':>7}  {'median s':>8}")
     for n, (rate, p95, median) in zip(WORKER_COUNTS, rows, strict=True):
         print(f"  {n:>7}  {rate:>8.1f}  {p95:>7.2f}  {median:>8.2f}")
+    load_1m = os.getloadavg()[0]
+    print(f"  (load average {load_1m:.1f} on {os.cpu_count()} cores at the end: read ratios only")
+    print("   on an otherwise idle machine)")
     base = rows[0][0]
     print(f"  ratio 2/1: {rows[1][0] / base:.2f}x   ratio 4/1: {rows[2][0] / base:.2f}x")
 
