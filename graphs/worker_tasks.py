@@ -24,7 +24,7 @@ from checkpoints.errors import NotFound, RolegraphError
 from checkpoints.faults import DATABASE_ERROR
 from checkpoints.opening import Database
 from checkpoints.threads import is_running
-from graphs.api import RunReport, continue_thread, report, resume_thread, run_request
+from graphs.api import OnStep, RunReport, continue_thread, report, resume_thread, run_request
 from graphs.jobs import TurnRequest
 from graphs.maintenance import MaintenanceSettings, deliver_outbox, prune_retained
 from nodes.context import SupportContext
@@ -115,7 +115,7 @@ async def _attempt(
     return await _do(rt, turn, on_step)
 
 
-async def _do(rt: WorkerRuntime, turn: TurnRequest, on_step: Any) -> RunReport:
+async def _do(rt: WorkerRuntime, turn: TurnRequest, on_step: OnStep) -> RunReport:
     graph, ctx, actor = rt.graph, rt.ctx, turn.actor
     if turn.kind == "turn":
         return await run_request(
