@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_skill_chain
 	$(BIN)/python -m benchmarks.bench_request
 	$(BIN)/python -m benchmarks.bench_start
+	$(BIN)/python -m benchmarks.bench_workers
 
 # How well requests are read: the learned reader and the keyword rules on the two
 # hand-written held-out splits, the instruction suite and the training corpus.

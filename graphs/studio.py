@@ -58,7 +58,8 @@ async def _build(stack: AsyncExitStack) -> ContextBoundGraph:
     env = dict(os.environ)
     db = await served_database()
     graph = await open_served_graph(db, env)
-    # Notifications the served graph queues are delivered beside it (no-op without SMTP_HOST).
+    # Notifications the served graph queues are delivered beside it (not started while neither
+    # SMTP_HOST nor ROLEGRAPH_APPROVAL_WEBHOOK is set).
     await stack.enter_async_context(background_worker(db.pool, env))
     return traced(graph, env)
 

@@ -25,6 +25,11 @@ HARNESS_COMMANDS = (
     CommandGroup(
         "chat", "interactive conversation on one thread; approvals asked inline", _SUPPORT
     ),
+    CommandGroup(
+        "worker",
+        "run queued turns and the periodic jobs (outbox, retention)",
+        "rolegraph_cli.worker_cmd",
+    ),
     CommandGroup("notify", "the notifications outbox and its worker", "rolegraph_cli.notify_cmd"),
     CommandGroup(
         "memory", "customers' long-term memory (stable facts)", "rolegraph_cli.memory_cmd"

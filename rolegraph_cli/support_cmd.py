@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from checkpoints.errors import InvalidArgument
+from checkpoints.jobs import open_queue
 from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from graphs.inbox import answerable_requests
+from graphs.jobs import TurnRequest, run_queued
+from nodes.identity import Identity
 from nodes.inputs import parse_args_json
-from rolegraph_cli.common import run_command
+from rolegraph_cli.common import open_project_database, run_command
 from rolegraph_cli.inbox_serve import DEFAULT_HOST, DEFAULT_PORT, serve_inbox
-from rolegraph_cli.session import Session, open_session
+from rolegraph_cli.session import Session, local_operator, open_session
 
 DECISIONS = ("approve", "reject", "edit")
 EXIT_FAILED = 1
 """Exit code of `run`/`resume` when the thread ended `failed` (bad input and faults exit 2)."""
+_QUEUE_HELP = "hand the turn to a `rolegraph worker` and wait for its result"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--thread-id", help="add the turn to this thread's conversation (same customer)"
     )
     run.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    run.add_argument("--queue", action="store_true", help=_QUEUE_HELP)
     run.set_defaults(handler=lambda a: run_command(lambda: _run(a)))
     resume = subparsers.add_parser("resume")
     resume.add_argument("thread_id")
@@ -41,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--args", help="edited arguments as a JSON object (with --decision edit)")
     resume.add_argument("--message", help="the human's reply to an escalation")
     resume.add_argument("--json", action="store_true")
+    resume.add_argument("--queue", action="store_true", help=_QUEUE_HELP)
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
     inbox = subparsers.add_parser("inbox")
     inbox.add_argument(
@@ -62,6 +69,9 @@ async def _run(args: argparse.Namespace) -> int:
         print(
             f"thread {thread_id}: {began} (if it dies, `rolegraph resume {thread_id}` continues it)"
         )
+    if args.queue:
+        request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id)
+        return await _queued(request, args.json)
     async with open_session(quiet=args.json) as s:
         result = await run_request(
             s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=thread_id,
@@ -74,6 +84,8 @@ async def _resume(args: argparse.Namespace) -> int:
     edited = _parse_args(args.args)
     if args.decision is None and (edited is not None or args.message or args.request_id):
         raise InvalidArgument("--args, --message and --request-id need a --decision")
+    if args.queue:
+        return await _queued(_resume_request(args, edited), args.json)
     async with open_session(quiet=args.json) as s:
         progress = None if args.json else _progress
         if args.decision is None:
@@ -96,6 +108,29 @@ async def _inbox_command(args: argparse.Namespace) -> int:
     if args.host is not None or args.port is not None:
         raise InvalidArgument("--host and --port need --serve")
     return await _inbox()
+
+
+def _resume_request(args: argparse.Namespace, edited: dict[str, Any] | None) -> TurnRequest:
+    if args.decision is None:
+        return TurnRequest.continue_crashed(args.thread_id, _operator())
+    return TurnRequest.resume(
+        args.thread_id, _operator(), args.decision,
+        request_id=args.request_id, args=edited, message=args.message,
+    )  # fmt: skip
+
+
+async def _queued(request: TurnRequest, as_json: bool) -> int:
+    """Submit the turn to the workers, wait, and print what the direct command prints."""
+    async with open_project_database() as db, open_queue(db.pool) as queue:
+        done = await run_queued(queue, db.pool, request)
+    if not as_json:
+        for line in done.progress:
+            print(f"  · {line}")
+    return _print(done.report, as_json)
+
+
+def _operator() -> Identity:
+    return local_operator(os.environ)
 
 
 async def _inbox() -> int:

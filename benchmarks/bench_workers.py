@@ -1,0 +1,112 @@
+"""Throughput and P95 latency of queued turns with 1, 2 and 4 `rolegraph worker` processes.
+
+For each worker count: start the workers (each `--concurrency C`), warm them up,
+then submit LOAD one-lookup read turns at once (each on its own thread) and wait
+for all. Latency is from the submission to the job's recorded end (both on the
+database's clock); throughput is LOAD over the time to the last end. Prints one
+row per worker count and the 2/1 and 4/1 throughput ratios.
+
+    .venv/bin/python -m benchmarks.bench_workers [LOAD] [CONCURRENCY]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import statistics
+import subprocess
+import sys
+from datetime import datetime
+
+from procrastinate import App
+
+from checkpoints.jobs import open_queue
+from checkpoints.opening import Database, open_database
+from domains.retail.storage.seed import ensure_reference_data
+from graphs.jobs import TurnRequest, submit_turn, wait_turns
+from nodes.domain import load_domain
+
+WORKER_COUNTS = (1, 2, 4)
+WARM_UP = 8
+
+
+async def main(load: int, concurrency: int) -> None:
+    migrations = (load_domain().migrations,)
+    async with open_database(migrations=migrations) as db, open_queue(db.pool) as queue:
+        async with db.pool.connection() as conn:
+            await ensure_reference_data(conn)
+            cur = await conn.execute(
+                "SELECT order_id, user_id FROM orders ORDER BY order_id LIMIT %s", (load,)
+            )
+            subjects = [(r["order_id"], r["user_id"]) for r in await cur.fetchall()]
+        rows = [await _measure(db, queue, subjects, n, concurrency) for n in WORKER_COUNTS]
+    print(f"{load} queued read turns submitted at once, --concurrency {concurrency} per worker:")
+    print(f"  {'workers':>7}  {'turns/s':>8}  {'P95 s':>7}  {'median s':>8}")
+    for n, (rate, p95, median) in zip(WORKER_COUNTS, rows, strict=True):
+        print(f"  {n:>7}  {rate:>8.1f}  {p95:>7.2f}  {median:>8.2f}")
+    load_1m = os.getloadavg()[0]
+    print(f"  (load average {load_1m:.1f} on {os.cpu_count()} cores at the end: read ratios only")
+    print("   on an otherwise idle machine)")
+    base = rows[0][0]
+    print(f"  ratio 2/1: {rows[1][0] / base:.2f}x   ratio 4/1: {rows[2][0] / base:.2f}x")
+
+
+async def _measure(
+    db: Database, queue: App, subjects: list[tuple[str, str]], workers: int, concurrency: int
+) -> tuple[float, float, float]:
+    procs = [await asyncio.to_thread(_start, concurrency) for _ in range(workers)]
+    try:
+        await _batch(db, queue, subjects[:WARM_UP])
+        started, ends = await _batch(db, queue, subjects)
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            await asyncio.to_thread(proc.wait, 120)
+    latencies = sorted((end - started).total_seconds() for end in ends)
+    p95 = latencies[max(0, round(0.95 * len(latencies)) - 1)]
+    return len(ends) / latencies[-1], p95, statistics.median(latencies)
+
+
+async def _batch(
+    db: Database, queue: App, subjects: list[tuple[str, str]]
+) -> tuple[datetime, list[datetime]]:
+    started = await _now(db)
+    requests = [TurnRequest.new_turn(f"status of {order}?", user) for order, user in subjects]
+    jobs = [await submit_turn(queue, r) for r in requests]
+    done = await wait_turns(db.pool, jobs, timeout_s=900)
+    failed = [j for j, turn in done.items() if turn.report.status != "completed"]
+    if len(done) != len(jobs) or failed:
+        raise SystemExit(f"{len(jobs) - len(done)} turns unfinished, {len(failed)} not completed")
+    async with db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT finished_at FROM rolegraph_turn_jobs WHERE job_id = ANY(%s)", (jobs,)
+        )
+        return started, [r["finished_at"] for r in await cur.fetchall()]
+
+
+async def _now(db: Database) -> datetime:
+    async with db.pool.connection() as conn:
+        cur = await conn.execute("SELECT clock_timestamp() AS t")
+        row = await cur.fetchone()
+    assert row is not None
+    return datetime.fromisoformat(str(row["t"])) if isinstance(row["t"], str) else row["t"]
+
+
+def _start(concurrency: int) -> subprocess.Popen[str]:
+    """A worker process, once it says it is running."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rolegraph_cli.main", "worker", "--concurrency", str(concurrency)],
+        env=dict(os.environ), stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("worker: running"):
+        raise SystemExit(f"worker did not start: {line!r}")
+    return proc
+
+
+if __name__ == "__main__":
+    args = [int(a) for a in sys.argv[1:3]]
+    asyncio.run(main(*(args + [60, 4][len(args) :])))
