@@ -7,18 +7,19 @@ import json
 import os
 import signal
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checkpoints.errors import InvalidArgument
-from checkpoints.jobs import open_queue
 from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from graphs.inbox import answerable_requests
-from graphs.jobs import TurnRequest, run_queued
 from nodes.identity import Identity
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import open_project_database, run_command
 from rolegraph_cli.inbox_serve import DEFAULT_HOST, DEFAULT_PORT, serve_inbox
 from rolegraph_cli.session import Session, local_operator, open_session
+
+if TYPE_CHECKING:
+    from graphs.jobs import TurnRequest
 
 DECISIONS = ("approve", "reject", "edit")
 EXIT_FAILED = 1
@@ -70,6 +71,8 @@ async def _run(args: argparse.Namespace) -> int:
             f"thread {thread_id}: {began} (if it dies, `rolegraph resume {thread_id}` continues it)"
         )
     if args.queue:
+        from graphs.jobs import TurnRequest
+
         request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id)
         return await _queued(request, args.json)
     async with open_session(quiet=args.json) as s:
@@ -111,6 +114,8 @@ async def _inbox_command(args: argparse.Namespace) -> int:
 
 
 def _resume_request(args: argparse.Namespace, edited: dict[str, Any] | None) -> TurnRequest:
+    from graphs.jobs import TurnRequest
+
     if args.decision is None:
         return TurnRequest.continue_crashed(args.thread_id, _operator())
     return TurnRequest.resume(
@@ -121,6 +126,10 @@ def _resume_request(args: argparse.Namespace, edited: dict[str, Any] | None) -> 
 
 async def _queued(request: TurnRequest, as_json: bool) -> int:
     """Submit the turn to the workers, wait, and print what the direct command prints."""
+    # The queue's library is imported only by the commands that use it.
+    from checkpoints.jobs import open_queue
+    from graphs.jobs import run_queued
+
     async with open_project_database() as db, open_queue(db.pool) as queue:
         done = await run_queued(queue, db.pool, request)
     if not as_json:

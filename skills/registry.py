@@ -17,16 +17,17 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from skills.contract import RiskLevel, SkillExecutor, SkillMetadata
 from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
-from skills.mcp.binding import bind, check_tools, connections
-from skills.mcp.connection import McpConnection
-from skills.mcp.executor import McpExecutor
+from skills.mcp.config import SERVERS_FILE
+
+if TYPE_CHECKING:
+    from skills.mcp.connection import McpConnection
 from skills.test_cases import case_files, load_case_file
 
 _EXECUTOR_METHODS = ("validate_input", "execute", "rollback")
@@ -153,14 +154,26 @@ def load_catalog(path: Path | str) -> SkillRegistry:
     if not root.is_dir():
         raise SkillLoadError(f"skill catalog {root} is not a directory; pass the catalog folder")
     packages = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
-    servers = connections(root)
+    servers = _connections(root) if (root / SERVERS_FILE).is_file() else {}
     registry = SkillRegistry(load_package(p, servers) for p in packages)
-    check_tools(
-        (s.path.name, s.executor, s.metadata)
-        for s in registry
-        if isinstance(s.executor, McpExecutor)
-    )
+    if any(s.metadata.executor is not None for s in registry):
+        from skills.mcp.binding import check_tools
+        from skills.mcp.executor import McpExecutor
+
+        check_tools(
+            (s.path.name, s.executor, s.metadata)
+            for s in registry
+            if isinstance(s.executor, McpExecutor)
+        )
     return registry
+
+
+def _connections(catalog: Path) -> Mapping[str, McpConnection]:
+    # Imported here: the MCP SDK costs a second to import, paid only by a catalog
+    # with MCP servers.
+    from skills.mcp.binding import connections
+
+    return connections(catalog)
 
 
 def load_package(
@@ -182,7 +195,9 @@ def load_package(
     declared = _load_executor(package_dir)
     executor: SkillExecutor
     if metadata.executor is not None:
-        known = connections(package_dir.parent) if servers is None else servers
+        from skills.mcp.binding import bind
+
+        known = _connections(package_dir.parent) if servers is None else servers
         executor = bind(package_dir.name, metadata, declared, known)
     else:
         _check_executor(package_dir, declared)

@@ -48,6 +48,12 @@ def test_a_chosen_command_imports_its_module_and_only_its_own() -> None:
     assert "rolegraph_cli.support_cmd" not in modules
 
 
+def test_a_turn_s_code_loads_no_mcp_sdk_when_no_catalog_uses_it() -> None:
+    modules = _modules_after(["run", "--help"])
+    assert "graphs.api" in modules
+    assert sorted(m for m in modules if m == "mcp" or m.startswith("mcp.")) == []
+
+
 @pytest.mark.parametrize("command", [*HARNESS_COMMANDS, *pack_commands()], ids=lambda c: c.name)
 def test_every_listed_command_is_built_by_the_module_the_table_names(command: object) -> None:
     name = command.name  # type: ignore[attr-defined]
