@@ -143,3 +143,29 @@ def _dumps(value: Any) -> str:
 def _record(row: DictRow) -> AuditRecord:
     fields = {name: row[name] for name in _COLUMNS}
     return AuditRecord(id=int(row["id"]), created_at=row["created_at"], event=AuditEvent(**fields))
+
+
+AUDIT_COLUMNS = (
+    "time", "step", "node", "role", "skill@version", "status",
+    "error", "retries", "duration_ms", "breaker", "approval",
+)  # fmt: skip
+"""The columns an audit chain is shown in (`rolegraph audit`, the web inbox)."""
+
+
+def audit_cells(record: AuditRecord) -> tuple[str, ...]:
+    """One audit event as text, in `AUDIT_COLUMNS` order."""
+    e = record.event
+    skill = f"{e.skill}@{e.version}" if e.version else (e.skill or "-")
+    return (
+        record.created_at.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3],
+        str(e.step),
+        e.node or "-",
+        e.role or "-",
+        skill,
+        e.status,
+        e.error_code or "-",
+        str(e.retries),
+        str(e.duration_ms),
+        e.breaker_state or "-",
+        e.approval_id or "-",
+    )

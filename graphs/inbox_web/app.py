@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from checkpoints.audit import fetch_audit_chain
+from checkpoints.audit import AUDIT_COLUMNS, audit_cells, fetch_audit_chain
 from checkpoints.errors import RolegraphError
 from graphs.api import report, resume_thread
 from graphs.inbox import answerable_requests
@@ -28,7 +28,7 @@ from graphs.inbox_web.auth import CSRF_FIELD, Gate, Operator, Refused, drop_toke
 from graphs.inbox_web.errors import handlers
 from graphs.inbox_web.forms import read_decision
 from graphs.inbox_web.headers import SecurityHeaders
-from graphs.inbox_web.pages import AUDIT_HEADER, STATIC_DIR, audit_cells, page
+from graphs.inbox_web.pages import STATIC_DIR, page
 from graphs.inbox_web.views import InboxBackend, conversation_of, pending_view, pending_views
 
 MAX_FORM_BYTES = 64_000
@@ -149,7 +149,7 @@ class _Inbox:
         rows = [audit_cells(record) for record in chain]
         return page(
             "audit.html", title=f"Audit {audit_id}", operator=operator, audit_id=audit_id,
-            header=AUDIT_HEADER, rows=rows,
+            header=AUDIT_COLUMNS, rows=rows,
         )  # fmt: skip
 
     async def pending_ids(self, request: Request) -> Response:

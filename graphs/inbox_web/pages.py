@@ -14,15 +14,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.responses import HTMLResponse
 
-from checkpoints.audit import AuditRecord
-
 _HERE = Path(__file__).parent
 STATIC_DIR = _HERE / "static"
-AUDIT_HEADER = (
-    "time", "step", "node", "role", "skill@version", "status",
-    "error", "retries", "duration_ms", "breaker", "approval",
-)  # fmt: skip
-"""The columns of `rolegraph audit`."""
 
 _ENV = Environment(
     loader=FileSystemLoader(_HERE / "templates"),
@@ -47,22 +40,3 @@ def refused(status: int, title: str, detail: str, *, back: str = "/login") -> HT
     """A page that says what was refused and how to go on."""
     label = "Log in" if back.startswith("/login") else "Back"
     return page("refused.html", status, title=title, detail=detail, back=back, back_label=label)
-
-
-def audit_cells(record: AuditRecord) -> tuple[str, ...]:
-    """One audit event as `rolegraph audit` prints it."""
-    e = record.event
-    skill = f"{e.skill}@{e.version}" if e.version else (e.skill or "-")
-    return (
-        record.created_at.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3],
-        str(e.step),
-        e.node or "-",
-        e.role or "-",
-        skill,
-        e.status,
-        e.error_code or "-",
-        str(e.retries),
-        str(e.duration_ms),
-        e.breaker_state or "-",
-        e.approval_id or "-",
-    )
