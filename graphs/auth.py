@@ -26,6 +26,7 @@ longer knows.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,6 +42,7 @@ from nodes.errors import AnswerRefused
 from nodes.identity import AUTH_USER_KEY, Identity, identity_of
 from nodes.inputs import input_problem, value_problem
 from nodes.resume_value import read_answer
+from nodes.turn import TURN_STAMP_KEY
 
 auth = Auth()
 
@@ -149,6 +151,7 @@ async def on_run_create(
     if who.is_operator:
         _refuse_turn_on_unfinished(known, kwargs, operator=True)
         await _refuse_unanswerable(known, kwargs)
+        _stamp_turn(kwargs)
         return None
     _refuse_steering(kwargs)
     kwargs["input"] = _customer_input(who, kwargs.get("input"))
@@ -156,6 +159,7 @@ async def on_run_create(
         # The server's own answer for a thread the caller may not see.
         raise _deny("Thread or assistant not found.", 404)
     _refuse_turn_on_unfinished(known, kwargs, operator=False)
+    _stamp_turn(kwargs)
     # A run on a new thread creates it with the run's metadata.
     value.setdefault("metadata", {})[OWNER_KEY] = who.label
     return {OWNER_KEY: who.label}
@@ -178,6 +182,16 @@ async def operators_only(ctx: Auth.types.AuthContext, value: Any) -> bool:
 async def default_deny(ctx: Auth.types.AuthContext, value: Any) -> bool:
     """Anything without its own rule is for operators only."""
     return caller(ctx).is_operator
+
+
+def _stamp_turn(kwargs: dict[str, Any]) -> None:
+    """Name the run that brings a turn's input, so a second delivery of the same run
+    after a server crash is told from a new turn (`nodes.turn`). Set here, never
+    taken from the caller: a client cannot make a new turn pass for a replay."""
+    configurable = kwargs.setdefault("config", {}).setdefault("configurable", {})
+    configurable.pop(TURN_STAMP_KEY, None)
+    if kwargs.get("input") is not None:
+        configurable[TURN_STAMP_KEY] = uuid.uuid4().hex
 
 
 def _owner_filter(who: Identity) -> Auth.types.FilterType | None:

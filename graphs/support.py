@@ -29,7 +29,7 @@ from nodes.routing import (
     when_nothing_ready,
 )
 from nodes.state import SupportInput, SupportState, TaskInput
-from nodes.turn import turn
+from nodes.turn import TURN_NEXT, turn
 from skills.roles import RoleSpec
 
 
@@ -39,7 +39,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g: StateGraph[Any, Any, Any, Any] = StateGraph(
         SupportState, context_schema=SupportContext, input_schema=SupportInput
     )
-    g.add_node("turn", turn)
+    g.add_node("turn", turn, destinations=TURN_NEXT)
     g.add_node("intake", intake)
     g.add_node("remember", remember_node)
     g.add_node("handoff", handoff)
@@ -59,7 +59,6 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
 
     role_nodes = [node_name(r) for r in roles]
     g.add_edge(START, "turn")
-    g.add_edge("turn", "intake")
     g.add_edge("intake", "remember")
     g.add_conditional_edges("remember", after_intake, ["compose", "handoff", "planner"])
     g.add_edge("handoff", "approval")

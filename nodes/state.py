@@ -218,6 +218,7 @@ class SupportState(TypedDict, total=False):
     user_id: str
     focus: list[FocusEntityData]  # the customer's records named or shown, most recent first
     question: QuestionData | None  # what the last turn asked; the next turn answers it
+    run_stamps: list[str]  # the served runs that started its latest turns (`nodes.turn`)
     # Turn-scoped: the turn node clears them at the start of every turn.
     text: str
     audit_id: str
@@ -261,6 +262,7 @@ class StateUpdate(TypedDict, total=False):
     question: QuestionData | None
     text: str
     audit_id: str
+    run_stamps: list[str]
     understanding: UnderstandingData | None
     refusal: str | None
     handoff: bool | None

@@ -7,13 +7,25 @@ outcomes, grants, pending requests, review, draft, answer, status, trace —
 starts clean, so nothing one turn found or was allowed can reach the next (a
 grant of turn 1 never authorises a call of turn 2). Each turn gets its own audit id; the audit events carry
 the thread id, which links a thread's turns.
+
+A served run can be delivered twice: `langgraph dev` saves its runs every few
+seconds and, after a crash, runs again every run it had saved as pending or
+running — including ones that finished before the crash. The server's auth
+stamps each run that brings input (`TURN_STAMP_KEY`), and the thread keeps the
+stamps of its latest turns. A run whose stamp started a turn already is no new
+turn: the thread's current turn is taken up where it stands — left as it ended,
+the operator asked again if it waits for one, or else restarted under its audit
+id, so the ledger replays what already ran. Without the check a replayed
+"cancel it" would withdraw the approval its own "yes" had asked for.
 """
 
 from __future__ import annotations
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import HumanMessage, RemoveMessage
+from langgraph.config import get_config
+from langgraph.graph import END
 from langgraph.runtime import Runtime
-from langgraph.types import Overwrite
+from langgraph.types import Command, Overwrite
 
 from nodes.context import SupportContext
 from nodes.conversation.withdraw import withdraw_open_requests, withdrawn_note
@@ -22,15 +34,38 @@ from nodes.language import lang_of
 from nodes.state import StateUpdate, SupportState
 
 CONVERSATION_CHANNELS = frozenset(
-    {"messages", "summary", "customer", "turn", "turn_message", "user_id", "focus", "question"}
+    {
+        "messages",
+        "summary",
+        "customer",
+        "turn",
+        "turn_message",
+        "user_id",
+        "focus",
+        "question",
+        "run_stamps",
+    }
 )
 """What a turn inherits from the thread; every other channel is the turn's own."""
 
+TURN_STAMP_KEY = "rolegraph_turn_stamp"
+"""The configurable key that names the served run bringing a turn's input."""
+KEPT_STAMPS = 32
+"""Stamps a thread remembers: far more turns than a server saves in 10 s."""
+TURN_NEXT = ("intake", "approval", END)
+"""Where the turn node goes: a new turn to intake; a replayed one where it stood."""
 
-async def turn(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
+
+async def turn(state: SupportState, runtime: Runtime[SupportContext]) -> Command[str]:
     """Start a turn; a request the last turn left waiting for an operator is withdrawn
-    (the customer moved on), and the answer says so."""
+    (the customer moved on), and the answer says so. A replayed run is not a turn."""
+    stamp = _run_stamp()
+    seen = state.get("run_stamps") or []
+    if stamp in seen:
+        return replayed(state)
     update = start_turn(state)
+    if stamp is not None:
+        update["run_stamps"] = [*seen, stamp][-KEPT_STAMPS:]
     withdrawn = await withdraw_open_requests(runtime.context, state)
     if withdrawn:
         asked = update.get("text") or state.get("text")
@@ -38,7 +73,43 @@ async def turn(state: SupportState, runtime: Runtime[SupportContext]) -> StateUp
         update["trace"] = Overwrite(
             [f"turn {update['turn']}: audit {update['audit_id']}; withdrew {withdrawn} request(s)"]
         )
+    return Command(update=update, goto="intake")
+
+
+def replayed(state: SupportState) -> Command[str]:
+    """The thread's current turn, taken up where it stands (a replayed run's input
+    changes nothing: it is the input an earlier turn already took)."""
+    update = undo_input(state)
+    if state.get("status"):
+        return Command(update=update, goto=END)
+    if state.get("pending"):
+        # The approval node asks again for the same requests (its insert is idempotent).
+        return Command(update=update, goto="approval")
+    update.update(cleared(state))
+    update["trace"] = Overwrite(
+        [f"turn {state.get('turn')}: audit {state.get('audit_id')}; restarted by a retried run"]
+    )
+    return Command(update=update, goto="intake")
+
+
+def undo_input(state: SupportState) -> StateUpdate:
+    """Take back what a replayed run's input wrote: its text, and any customer message
+    it added after the one the current turn answers."""
+    messages = state.get("messages") or []
+    ids = [m.id for m in messages]
+    if state.get("turn_message") not in ids:
+        return {}
+    answered = ids.index(state.get("turn_message"))
+    update: StateUpdate = {"text": messages[answered].text}
+    added = [m for m in messages[answered + 1 :] if isinstance(m, HumanMessage) and m.id]
+    if added:
+        update["messages"] = [RemoveMessage(id=str(m.id)) for m in added]
     return update
+
+
+def _run_stamp() -> str | None:
+    stamp = get_config().get("configurable", {}).get(TURN_STAMP_KEY)
+    return stamp if isinstance(stamp, str) and stamp else None
 
 
 def start_turn(state: SupportState) -> StateUpdate:
