@@ -383,10 +383,16 @@ async def _advance(
 async def _stream(
     graph: Any, ctx: SupportContext, payload: Any, config: RunnableConfig, on_step: OnStep | None
 ) -> None:
-    # "sync": a step is reported only once the checkpoint before it is durable,
-    # so a process killed right after a progress line (even the first, the turn
-    # node's) always leaves a thread `continue` can carry on.
-    stream = graph.astream(payload, config, context=ctx, stream_mode="updates", durability="sync")
+    # With progress lines, "sync": a step is reported only once the checkpoint
+    # before it is saved, so a process killed right after a line (even the first,
+    # the turn node's) leaves a thread `continue` carries on from that line.
+    # Without, "async": a checkpoint is saved while the next step runs; a crash
+    # loses at most the saves in flight, and re-running those steps is safe (the
+    # ledger replays their effects, the approvals table their decisions).
+    durability = "sync" if on_step else "async"
+    stream = graph.astream(
+        payload, config, context=ctx, stream_mode="updates", durability=durability
+    )
     async for chunk in stream:
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):

@@ -47,7 +47,9 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_node("dispatch", dispatch)
     for spec in roles.values():
         g.add_node(node_name(spec.name), make_role_node(spec), input_schema=TaskInput)
-        g.add_edge(node_name(spec.name), "approval")
+        # Through dispatch, which asks the operator first when a call awaits
+        # approval: a step that asks nobody costs no superstep.
+        g.add_edge(node_name(spec.name), "dispatch")
     g.add_node("approval", approval)
     g.add_node("refine", refine)
     g.add_node("arbitrate", arbitrate)
@@ -79,7 +81,10 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
 
 
 def fan_out(state: SupportState) -> list[Send] | str:
-    """`Send` every ready task to its role node; otherwise pick the next step."""
+    """`Send` every ready task to its role node; otherwise pick the next step. A call
+    awaiting approval is asked about first, before anything else is sent."""
+    if state.get("pending"):
+        return "approval"
     ready = ready_tasks(state)
     if ready:
         return [Send(node_name(t.role), task_input(state, t)) for t in ready]

@@ -93,7 +93,10 @@ def unmet_conditions(state: SupportState, registry: SkillRegistry) -> dict[str, 
 
 def dispatch(state: SupportState, runtime: Runtime[SupportContext]) -> StateUpdate:
     """Skip tasks whose dependencies failed or whose condition does not hold; the router
-    sends the rest."""
+    sends the rest. While a call awaits approval nothing is decided here: the
+    operator's answer comes first."""
+    if state.get("pending"):
+        return {}
     skipped: dict[str, TaskOutcomeData | None] = {
         t.id: stored(
             TaskOutcome(

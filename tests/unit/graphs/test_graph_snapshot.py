@@ -42,13 +42,15 @@ def test_docs_copy_matches_the_drawing(drawn: str) -> None:
     _check(DOCS_COPY, drawn, "python -m graphs.draw (from the repository root)")
 
 
-def test_every_role_is_a_node_wired_to_approval(drawn: str) -> None:
+def test_every_role_is_a_node_wired_back_to_dispatch(drawn: str) -> None:
     # Guards the snapshot against being regenerated from a broken wiring.
     _, roles = load_static_config()
     for role in roles:
         assert f"\trole_{role}(role_{role})" in drawn
         assert f"dispatch -.-> role_{role};" in drawn
-        assert f"role_{role} --> approval;" in drawn
+        assert f"role_{role} --> dispatch;" in drawn
+    # Dispatch routes to the operator's approval before it sends anything else.
+    assert "dispatch -.-> approval;" in drawn
 
 
 def test_draw_script_writes_the_same_text(tmp_path: Path, drawn: str) -> None:
