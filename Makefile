@@ -39,10 +39,7 @@ studio: $(STAMP)
 	LANGGRAPH_DISABLE_FILE_PERSISTENCE=true $(BIN)/langgraph dev
 
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks.bench_skill_chain
-	$(BIN)/python -m benchmarks.bench_request
-	$(BIN)/python -m benchmarks.bench_start
-	$(BIN)/python -m benchmarks.bench_workers
+	$(BIN)/python -m benchmarks
 
 # How well requests are read: the learned reader and the keyword rules on the two
 # hand-written held-out splits, the instruction suite and the training corpus.

@@ -35,10 +35,11 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.tools import StructuredTool
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
+from benchmarks.table import Row, Spread, ratio, render
 from checkpoints.opening import Database, open_database
 from checkpoints.saver import PooledSaver
 from domains.retail.storage.seed import ensure_reference_data
-from graphs.api import OnStep, compile_support, new_thread_id, run_request
+from graphs.api import compile_support, new_thread_id, run_request
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
 from skills.context import RuntimeContext
@@ -54,31 +55,99 @@ class _ScriptedToolModel(FakeMessagesListChatModel):
         return self
 
 
+PREBUILT = "prebuilt agent, same calls"
+SIDES = (
+    ("rolegraph read request (rules tier)", None),
+    ("... with progress lines (the CLI's sync saves)", "progress"),
+    ("... with checkpoint commits waiting for the disk", "durable"),
+)
+
+
+async def measure(db: Database, samples: int) -> list[Row]:
+    """Rows: each rolegraph side against the prebuilt agent, their write
+    transactions (counted), and the commit floor they imply."""
+    order_id, user_id = await _subject(db)
+    ctx = await build_support_context(db.pool, env={})
+    graph = compile_support(ctx, db.checkpointer, db.store)
+    durable = PooledSaver(db.pool, concurrency=1, durable_commits=True)
+    durable_graph = compile_support(ctx, durable, db.store)
+    text = TEXT.format(order_id=order_id)
+
+    def rolegraph(kind: str | None) -> Callable[[], Awaitable[None]]:
+        on_step = _quiet if kind == "progress" else None
+        target = durable_graph if kind == "durable" else graph
+
+        async def run() -> None:
+            report = await run_request(target, ctx, text=text, user_id=user_id, on_step=on_step)
+            assert report.status == "completed", report.status
+
+        return run
+
+    calls = await _skill_calls(db, graph, ctx, text, user_id)
+    sides = {PREBUILT: _prebuilt_agent(db, ctx, calls, user_id)}
+    sides |= {name: rolegraph(kind) for name, kind in SIDES}
+    results = await _interleaved(db, sides, samples)
+    commit = await commit_latency(db, samples)
+    return _rows(results, calls, commit)
+
+
+def _rows(
+    results: dict[str, tuple[list[float], list[int]]],
+    calls: list[tuple[str, dict[str, Any]]],
+    commit: Spread,
+) -> list[Row]:
+    base = Spread.of(results[PREBUILT][0])
+    base_writes = statistics.median(results[PREBUILT][1])
+    skills = ", ".join(s for s, _ in calls)
+    rows = []
+    for name, _ in SIDES:
+        side = Spread.of(results[name][0])
+        note = side.range_ms() + (f"; calls {skills}" if not rows else "")
+        rows.append(
+            Row(name, side.ms(), f"{base.ms()} {PREBUILT}", ratio(side.median, base.median), note)
+        )
+    writes = statistics.median(results[SIDES[0][0]][1])
+    rows.append(
+        Row(
+            "write transactions per read request (counted)",
+            f"{writes:.0f}",
+            f"{base_writes:.0f} {PREBUILT}",
+            ratio(writes, base_writes),
+            "checkpoint commits do not wait for the disk; the others do",
+        )
+    )
+    rows.append(
+        Row(
+            "commit floor: write transactions x one durable commit",
+            f"{writes * commit.median:.1f} ms",
+            f"{base_writes * commit.median:.1f} ms",
+            ratio(writes, base_writes),
+            f"one durable commit {commit.ms()} ({commit.range_ms()})",
+        )
+    )
+    return rows
+
+
+async def commit_latency(db: Database, samples: int) -> Spread:
+    """One small write transaction that waits for the disk (autocommit, the
+    server's default `synchronous_commit`), timed."""
+    times = []
+    async with db.pool.connection() as conn:
+        await conn.execute("CREATE TABLE IF NOT EXISTS bench_commit_floor (n int)")
+        try:
+            for n in range(samples + WARMUP):
+                start = time.perf_counter()
+                await conn.execute("INSERT INTO bench_commit_floor VALUES (%s)", (n,))
+                if n >= WARMUP:
+                    times.append((time.perf_counter() - start) * 1000)
+        finally:
+            await conn.execute("DROP TABLE bench_commit_floor")
+    return Spread.of(times)
+
+
 async def main(samples: int) -> None:
     async with open_database() as db:
-        order_id, user_id = await _subject(db)
-        ctx = await build_support_context(db.pool, env={})
-        graph = compile_support(ctx, db.checkpointer, db.store)
-        durable = PooledSaver(db.pool, concurrency=1, durable_commits=True)
-        durable_graph = compile_support(ctx, durable, db.store)
-        text = TEXT.format(order_id=order_id)
-
-        def rolegraph(graph: Any, on_step: OnStep | None = None) -> Callable[[], Awaitable[None]]:
-            async def run() -> None:
-                report = await run_request(graph, ctx, text=text, user_id=user_id, on_step=on_step)
-                assert report.status == "completed", report.status
-
-            return run
-
-        calls = await _skill_calls(db, graph, ctx, text, user_id)
-        sides = {
-            "prebuilt agent, same calls": _prebuilt_agent(db, ctx, calls, user_id),
-            "rolegraph (rules tier)": rolegraph(graph),
-            "rolegraph, progress lines": rolegraph(graph, on_step=_quiet),
-            "rolegraph, durable ckpts": rolegraph(durable_graph),
-        }
-        results = await _interleaved(db, sides, samples)
-    _print(results, calls, samples)
+        print(render(await measure(db, samples)))
 
 
 async def _subject(db: Database) -> tuple[str, str]:
@@ -177,22 +246,6 @@ async def _write_transactions(db: Database) -> int:
         row = await cur.fetchone()
     assert row is not None
     return int(row["xmax"])
-
-
-def _print(
-    results: dict[str, tuple[list[float], list[int]]],
-    calls: list[tuple[str, dict[str, Any]]],
-    samples: int,
-) -> None:
-    print(f"one read request ({', '.join(s for s, _ in calls)}), {samples} samples each:")
-    floor = None
-    for name, (times, writes) in results.items():
-        median = statistics.median(times)
-        floor = floor or median
-        print(
-            f"  {name:28} median {median:7.1f} ms  (min {min(times):.1f}, max {max(times):.1f})"
-            f"  {median / floor:.2f}x  write transactions {statistics.median(writes):.0f}"
-        )
 
 
 if __name__ == "__main__":

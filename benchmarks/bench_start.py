@@ -9,10 +9,11 @@ so machine noise falls on all of them alike. Prints medians, min and max.
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
 import time
+
+from benchmarks.table import Row, Spread, ratio, render
 
 CLI = [sys.executable, "-m", "rolegraph_cli.main"]
 KINDS = {
@@ -22,7 +23,8 @@ KINDS = {
 }
 
 
-def main(samples: int) -> None:
+def measure(samples: int) -> list[Row]:
+    """One row per `rolegraph` command against the bare interpreter."""
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     for n in range(samples + 1):
         for kind, command in KINDS.items():
@@ -30,12 +32,25 @@ def main(samples: int) -> None:
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             if n:  # the first round warms the page cache
                 times[kind].append((time.perf_counter() - start) * 1000)
-    print(f"process start, {samples} samples each:")
-    for kind, values in times.items():
-        print(
-            f"  {kind:44} median {statistics.median(values):7.1f} ms"
-            f"  (min {min(values):.1f}, max {max(values):.1f})"
+    floor_name, *commands = KINDS
+    floor = Spread.of(times[floor_name])
+    rows = []
+    for kind in commands:
+        took = Spread.of(times[kind])
+        rows.append(
+            Row(
+                f"process start: {kind}",
+                took.ms(),
+                f"{floor.ms()} {floor_name}",
+                ratio(took.median, floor.median),
+                f"{took.range_ms()}; {took.median - floor.median:.0f} ms over the floor",
+            )
         )
+    return rows
+
+
+def main(samples: int) -> None:
+    print(render(measure(samples)))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ For each worker count: start the workers (each `--concurrency C`), warm them up,
 then submit LOAD one-lookup read turns at once (each on its own thread) and wait
 for all. Latency is from the submission to the job's recorded end (both on the
 database's clock); throughput is LOAD over the time to the last end. Prints one
-row per worker count and the 2/1 and 4/1 throughput ratios.
+row per worker count, with its throughput ratio to one worker.
 
     .venv/bin/python -m benchmarks.bench_workers [LOAD] [CONCURRENCY]
 """
@@ -21,6 +21,7 @@ from datetime import datetime
 
 from procrastinate import App
 
+from benchmarks.table import Row, p95, ratio, render
 from checkpoints.jobs import open_queue
 from checkpoints.opening import Database, open_database
 from domains.retail.storage.seed import ensure_reference_data
@@ -31,25 +32,33 @@ WORKER_COUNTS = (1, 2, 4)
 WARM_UP = 8
 
 
-async def main(load: int, concurrency: int) -> None:
-    migrations = (load_domain().migrations,)
-    async with open_database(migrations=migrations) as db, open_queue(db.pool) as queue:
+async def measure(db: Database, load: int, concurrency: int) -> list[Row]:
+    """One row per worker count: throughput and latency of the same queued load."""
+    async with open_queue(db.pool) as queue:
         async with db.pool.connection() as conn:
             await ensure_reference_data(conn)
             cur = await conn.execute(
                 "SELECT order_id, user_id FROM orders ORDER BY order_id LIMIT %s", (load,)
             )
             subjects = [(r["order_id"], r["user_id"]) for r in await cur.fetchall()]
-        rows = [await _measure(db, queue, subjects, n, concurrency) for n in WORKER_COUNTS]
-    print(f"{load} queued read turns submitted at once, --concurrency {concurrency} per worker:")
-    print(f"  {'workers':>7}  {'turns/s':>8}  {'P95 s':>7}  {'median s':>8}")
-    for n, (rate, p95, median) in zip(WORKER_COUNTS, rows, strict=True):
-        print(f"  {n:>7}  {rate:>8.1f}  {p95:>7.2f}  {median:>8.2f}")
-    load_1m = os.getloadavg()[0]
-    print(f"  (load average {load_1m:.1f} on {os.cpu_count()} cores at the end: read ratios only")
-    print("   on an otherwise idle machine)")
-    base = rows[0][0]
-    print(f"  ratio 2/1: {rows[1][0] / base:.2f}x   ratio 4/1: {rows[2][0] / base:.2f}x")
+        measured = [await _measure(db, queue, subjects, n, concurrency) for n in WORKER_COUNTS]
+    base = measured[0][0]
+    return [
+        Row(
+            f"{n} worker process(es), {load} queued read turns",
+            f"{rate:.1f} turns/s",
+            f"{base:.1f} turns/s one worker" if n > 1 else "",
+            ratio(rate, base) if n > 1 else "",
+            f"P95 {p95_s:.2f} s, median {median_s:.2f} s; --concurrency {concurrency} each",
+        )
+        for n, (rate, p95_s, median_s) in zip(WORKER_COUNTS, measured, strict=True)
+    ]
+
+
+async def main(load: int, concurrency: int) -> None:
+    migrations = (load_domain().migrations,)
+    async with open_database(migrations=migrations) as db:
+        print(render(await measure(db, load, concurrency)))
 
 
 async def _measure(
@@ -65,8 +74,7 @@ async def _measure(
         for proc in procs:
             await asyncio.to_thread(proc.wait, 120)
     latencies = sorted((end - started).total_seconds() for end in ends)
-    p95 = latencies[max(0, round(0.95 * len(latencies)) - 1)]
-    return len(ends) / latencies[-1], p95, statistics.median(latencies)
+    return len(ends) / latencies[-1], p95(latencies), statistics.median(latencies)
 
 
 async def _batch(

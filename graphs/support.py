@@ -28,7 +28,7 @@ from nodes.routing import (
     after_review,
     when_nothing_ready,
 )
-from nodes.state import SupportInput, SupportState, TaskInput
+from nodes.state import SupportInput, SupportState, TaskInput, plan_of
 from nodes.turn import TURN_NEXT, turn
 from skills.roles import RoleSpec
 
@@ -64,10 +64,9 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_edge("intake", "remember")
     g.add_conditional_edges("remember", after_intake, ["compose", "handoff", "planner"])
     g.add_edge("handoff", "approval")
-    g.add_conditional_edges("planner", after_planner, ["compose", "dispatch"])
-    g.add_conditional_edges(
-        "dispatch", fan_out, [*role_nodes, "approval", "refine", "arbitrate", "compose"]
-    )
+    after_dispatch = [*role_nodes, "approval", "refine", "arbitrate", "compose"]
+    g.add_conditional_edges("planner", send_plan, ["dispatch", *after_dispatch])
+    g.add_conditional_edges("dispatch", fan_out, after_dispatch)
     g.add_edge("approval", "dispatch")
     g.add_conditional_edges("refine", after_refine, ["planner", "dispatch"])
     g.add_edge("arbitrate", "compose")
@@ -78,6 +77,17 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_conditional_edges("respond", needs_compression, ["compress", END])
     g.add_edge("compress", END)
     return g
+
+
+def send_plan(state: SupportState) -> list[Send] | str:
+    """A turn's first plan goes straight out: nothing has run, so no step can be
+    blocked or have its condition tested (conditions read a dependency's
+    result). After a replan, dispatch first settles what can no longer run."""
+    if after_planner(state) == "compose":
+        return "compose"
+    if state.get("outcomes") or any(t.when for t in plan_of(state).tasks):
+        return "dispatch"
+    return fan_out(state)
 
 
 def fan_out(state: SupportState) -> list[Send] | str:

@@ -135,7 +135,9 @@ class DomainUnderstanding(Protocol):
     slots: tuple[SlotSpec, ...]
 
     async def lexicon(self, pool: Pool) -> Lexicon:
-        """Data words the reading needs (read once per process start)."""
+        """Data words the reading needs, read once per process start; also where a
+        pack loads anything else its reading needs (a trained model), off the
+        event loop, so no request pays for it."""
         ...
 
     def read(self, text: str, lexicon: Lexicon) -> Reading:

@@ -7,6 +7,7 @@ English and Chinese, with its patterns in `domains.retail.vocabulary`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -154,6 +155,10 @@ class RetailUnderstanding:
     slots: tuple[SlotSpec, ...] = SLOTS
 
     async def lexicon(self, pool: Pool) -> Lexicon:
+        # The learned reader is loaded (or trained) here, in a worker thread: in
+        # the first request it would stall every conversation of the process
+        # for seconds while holding the turn's connections.
+        await asyncio.to_thread(learned.load, MODEL)
         return {"products": await reads.product_names(pool)}
 
     def read(self, text: str, lexicon: Lexicon) -> Reading:

@@ -27,10 +27,11 @@ from tests.support_fixtures import Support
 
 
 def _terminate_others(target: DatabaseTarget) -> int:
-    """Cut every connection to the test database but this one."""
+    """Cut every connection to the test database but this one, and wait until each
+    server process has gone (as an idle connection cut earlier would have)."""
     with psycopg.connect(target.url, autocommit=True) as conn:
         rows = conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchall()
     return len(rows)

@@ -26,7 +26,7 @@ async def _refunds(db: Database, order: str) -> int:
 
 
 async def _approve_and_die(
-    retail_db: Database, db_env: dict[str, str], skip: int, point: str
+    retail_db: Database, db_env: dict[str, str], skip: int, point: str, *flags: str
 ) -> tuple[str, str]:
     """(order, thread) of a pending cancel whose approved resume was killed at `point`."""
     user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=skip)
@@ -35,7 +35,7 @@ async def _approve_and_die(
     confirmed = run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
     assert json.loads(confirmed.stdout.splitlines()[-1])["status"] == "interrupted"
     killed = run_cli(
-        {**db_env, "ROLEGRAPH_CRASH_AT": point}, "resume", thread, "--decision", "approve"
+        {**db_env, "ROLEGRAPH_CRASH_AT": point}, "resume", *flags, thread, "--decision", "approve"
     )
     assert killed.returncode == -signal.SIGKILL
     return order, thread
@@ -104,3 +104,32 @@ async def test_a_decision_recorded_before_a_kill_is_applied_not_asked_again(
             (thread,),
         )
         assert (await cur.fetchone())["n"] == 1  # type: ignore[index]  # one decision, recorded once
+
+
+async def test_a_kill_in_a_json_resume_whose_saves_run_behind_is_continued_exactly_once(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    # Without progress lines the steps' checkpoints are saved while the next
+    # step runs, so the kill may leave the thread before the approval's answer.
+    order, thread = await _approve_and_die(retail_db, db_env, 7, "after_effect_commit", "--json")
+    assert await order_status(retail_db.pool, order) == "cancelled"
+    done = run_cli(db_env, "resume", "--json", thread)
+    if done.returncode == 2:  # the answer's checkpoint was in flight: the operator answers again
+        assert "waiting for a decision" in done.stderr
+        done = run_cli(db_env, "resume", "--json", thread, "--decision", "approve")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout.splitlines()[-1])
+    assert final["status"] == "completed" and "cancelled" in final["answer"]
+    async with retail_db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM order_payments WHERE order_id = %s"
+            " AND transaction_type = 'payment'",
+            (order,),
+        )
+        payments = (await cur.fetchone())["n"]  # type: ignore[index]
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM approvals WHERE thread_id = %s", (thread,)
+        )
+        asked = (await cur.fetchone())["n"]  # type: ignore[index]
+    assert await _refunds(retail_db, order) == payments  # the cancel ran once
+    assert asked == 1
