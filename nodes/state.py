@@ -73,6 +73,7 @@ class TaskData(TypedDict):
     depends_on: list[str]
     question: str | None
     when: ConditionData | None
+    goal: str | None
 
 
 class PlanData(TypedDict):
@@ -94,6 +95,7 @@ class TaskOutcomeData(TypedDict):
     error: str | None
     attempts: int
     notice: str | None
+    partial: bool
 
 
 class GrantData(TypedDict):

@@ -1,7 +1,9 @@
 """The planner's model tiers: large -> small -> rules.
 
 The rules templates have already planned the request; a model may reorder,
-add or trim reads, never widen what runs (see `nodes.planner.model_checks`).
+add or trim reads, never widen what runs (see `nodes.planner.model_checks`),
+or, when the plan changes nothing, hand the request to one role agent as a
+goal (`nodes.planner.goals`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.contracts import Plan, Tier, Understanding
-from nodes.errors import PromptConfigError
+from nodes.errors import ModelOutputInvalid, PromptConfigError
 from nodes.models.call import call_site, descend
 from nodes.models.prompts import Prompts
 from nodes.models.schema import parse_reply
 from nodes.models.tiers import ModelSize
+from nodes.planner.goals import agent_roles
 from nodes.planner.model_checks import NODE, PlanReply, check_model_plan, masked_args
 from nodes.state import SupportState
 from skills.registry import describe
@@ -37,9 +40,11 @@ async def model_plan(
 ) -> tuple[Plan, Tier]:
     """The first plan a model tier makes that passes every check, else `rules`."""
     tiers = ctx.models
-    # Nothing for the rules to run (a handoff, an out-of-scope request) is
-    # not something a model should find work in.
-    if tiers is None or not tiers.available or not rules.tasks:
+    if tiers is None or not tiers.available:
+        return rules, "rules"
+    agents = agent_roles(ctx.roles, tiers)
+    # Nothing for the rules to run is work only for a role agent's goal.
+    if not rules.tasks and not agents:
         return rules, "rules"
     user_id = state["user_id"]
 
@@ -53,21 +58,32 @@ async def model_plan(
             registry=ctx.registry,
             user_id=user_id,
             tier=tier,
+            agents=agents,
         )
+        if not rules.tasks and not checked.tasks[0].goal:
+            raise ModelOutputInvalid(NODE, "nothing to plan but a goal for a role agent")
         return checked, tier
 
-    messages = planner_messages(tiers.prompts, ctx, understanding, rules, user_id)
+    messages = planner_messages(tiers.prompts, ctx, understanding, rules, user_id, agents)
     site = call_site(NODE, dict(state))
     found = await descend(tiers, ctx.pool, site, PLANNER_TIER, messages, accept)
     return found if found is not None else (rules, "rules")
 
 
 def planner_messages(
-    prompts: Prompts, ctx: SupportContext, understanding: Understanding, rules: Plan, user_id: str
+    prompts: Prompts,
+    ctx: SupportContext,
+    understanding: Understanding,
+    rules: Plan,
+    user_id: str,
+    agents: frozenset[str] = frozenset(),
 ) -> list[BaseMessage]:
-    """System instructions with roles and skills, then the request fenced as data."""
+    """System instructions with roles and skills, then the request fenced as data.
+
+    Roles in `agents` are marked as taking goals (`nodes.planner.goals`)."""
     roles = "\n".join(
-        f"- {name}: {', '.join(sorted(spec.execute - spec.deny))}"
+        f"- {name}{' [takes goals]' if name in agents else ''}:"
+        f" {', '.join(sorted(spec.execute - spec.deny))}"
         for name, spec in sorted(ctx.roles.items())
     )
     skills = describe(s.metadata for s in ctx.registry)
