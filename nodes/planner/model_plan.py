@@ -2,8 +2,8 @@
 
 The rules templates have already planned the request; a model may reorder,
 add or trim reads, never widen what runs (see `nodes.planner.model_checks`),
-or, when the plan changes nothing, hand the request to one role agent as a
-goal (`nodes.planner.goals`).
+or, when the rules plan changes nothing and does not answer the request,
+hand it to one role agent as a goal (`nodes.planner.goals`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.contracts import Plan, Tier, Understanding
-from nodes.errors import ModelOutputInvalid, PromptConfigError
+from nodes.errors import PromptConfigError
 from nodes.models.call import call_site, descend
 from nodes.models.prompts import Prompts
 from nodes.models.schema import parse_reply
@@ -40,12 +40,11 @@ async def model_plan(
 ) -> tuple[Plan, Tier]:
     """The first plan a model tier makes that passes every check, else `rules`."""
     tiers = ctx.models
-    if tiers is None or not tiers.available:
+    # Nothing for the rules to run (a handoff, an out-of-scope request) is
+    # not something a model should find work in, not even a role agent.
+    if tiers is None or not tiers.available or not rules.tasks:
         return rules, "rules"
     agents = agent_roles(ctx.roles, tiers)
-    # Nothing for the rules to run is work only for a role agent's goal.
-    if not rules.tasks and not agents:
-        return rules, "rules"
     user_id = state["user_id"]
 
     def accept(reply: str, tier: ModelSize) -> tuple[Plan, Tier]:
@@ -60,8 +59,6 @@ async def model_plan(
             tier=tier,
             agents=agents,
         )
-        if not rules.tasks and not checked.tasks[0].goal:
-            raise ModelOutputInvalid(NODE, "nothing to plan but a goal for a role agent")
         return checked, tier
 
     messages = planner_messages(tiers.prompts, ctx, understanding, rules, user_id, agents)
@@ -82,8 +79,8 @@ def planner_messages(
 
     Roles in `agents` are marked as taking goals (`nodes.planner.goals`)."""
     roles = "\n".join(
-        f"- {name}{' [takes goals]' if name in agents else ''}:"
-        f" {', '.join(sorted(spec.execute - spec.deny))}"
+        f"- {name}: {', '.join(sorted(spec.execute - spec.deny))}"
+        + (" [takes goals]" if name in agents else "")
         for name, spec in sorted(ctx.roles.items())
     )
     skills = describe(s.metadata for s in ctx.registry)
