@@ -19,8 +19,6 @@ idempotent insert.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from langgraph.config import get_config
@@ -63,72 +61,28 @@ async def approval(state: SupportState, runtime: Runtime[SupportContext]) -> Sta
     pending = [ApprovalRequest.model_validate(p) for p in (state.get("pending") or {}).values()]
     if not pending:
         return {}
-    roles = {t.id: t.role for t in plan_of(state).tasks}
-    asking = Asking(
-        thread_id=run_position().thread_id or ADHOC,
-        user_id=state.get("user_id"),
-        audit_id=state.get("audit_id"),
-        roles=roles,
-    )
-    asked = await ask_operators(runtime.context, asking, pending)
-    if asked.refused is not None:
-        return {"trace": [f"approval: {asked.refused}"]}
-    return apply_decisions(pending, asked.decisions)
-
-
-@dataclass(frozen=True)
-class Asking:
-    """Whose requests are asked about: the thread, its customer, the turn and the roles."""
-
-    thread_id: str
-    user_id: str | None
-    audit_id: str | None
-    roles: Mapping[str, str]
-    """Task id -> the role that runs it, for the audit trail."""
-
-
-@dataclass(frozen=True)
-class Asked:
-    """The operator's decisions, or why the answer given was not taken."""
-
-    decisions: dict[str, HumanDecision]
-    refused: str | None = None
-    """Set when the answer was refused; the caller must ask again in a new step."""
-
-
-async def ask_operators(
-    ctx: SupportContext, asking: Asking, pending: list[ApprovalRequest]
-) -> Asked:
-    """Ask the operators about `pending` in one `interrupt()` and read their answer.
-
-    Shared by the approval node and role agents (`nodes.agent`). A refused
-    answer (not an operator's, or not a decision) is audited and returned as
-    `refused`: the caller ends its step, so the next ask is a fresh interrupt
-    and the refused value is never replayed as an answer.
-    """
-    recorded = await _recorded(ctx, asking.thread_id, pending)
+    ctx = runtime.context
+    thread_id = run_position().thread_id or ADHOC
+    recorded = await _recorded(ctx, thread_id, pending)
     if recorded:
         # Decided before a crash lost the checkpoint that carried the answer:
         # apply the operator's recorded decision instead of asking again.
-        return Asked(recorded)
-    await record_requests(ctx.pool, asking.thread_id, pending, asking.user_id, ctx.operator_notices)
+        return apply_decisions(pending, recorded)
+    await record_requests(ctx.pool, thread_id, pending, state.get("user_id"), ctx.operator_notices)
     answer = interrupt(interrupt_value(pending, ctx.registry))
     approver = identity_of(get_config())
-    if approver is None or not approver.is_operator or approver.subject == asking.user_id:
-        # Never for their own action: an operator named like the customer is refused too.
-        await _audit_refused(ctx, asking, approver)
-        who = approver.label if approver else "an unauthenticated caller"
-        return Asked({}, f"refused an answer from {who}; only operators decide")
+    if approver is None or not approver.is_operator or approver.subject == state.get("user_id"):
+        return await _refuse_approver(ctx, state, thread_id, approver)
     try:
         decisions = read_answer(answer, pending, ctx.registry)
     except AnswerRefused as exc:
         # Raising here would store the bad value as this task's answer and
         # replay it on every later resume: the request is asked again instead.
         # Clients get the error up front (graphs.auth, graphs.api).
-        return Asked({}, f"refused the answer ({exc}); asked again")
-    await record_decisions(ctx, asking, pending, decisions, approver)
+        return {"trace": [f"approval: refused the answer ({exc}); asked again"]}
+    await record_decisions(ctx, state, thread_id, pending, decisions, approver)
     crash_point("after_decision_recorded")
-    return Asked(decisions)
+    return apply_decisions(pending, decisions)
 
 
 async def _recorded(
@@ -232,13 +186,14 @@ async def record_requests(
 
 async def record_decisions(
     ctx: SupportContext,
-    asking: Asking,
+    state: SupportState,
+    thread_id: str,
     pending: list[ApprovalRequest],
     decisions: dict[str, HumanDecision],
     approver: Identity,
 ) -> None:
     by_id = {p.id: p for p in pending}
-    thread_id = asking.thread_id
+    roles = {t.id: t.role for t in plan_of(state).tasks}
     async with ctx.pool.connection() as conn, conn.transaction():
         for request_id, d in decisions.items():
             request = by_id[request_id]
@@ -259,11 +214,11 @@ async def record_decisions(
             await record_event(
                 conn,
                 AuditEvent(
-                    audit_id=asking.audit_id or request.audit_id,
+                    audit_id=state.get("audit_id") or request.audit_id,
                     thread_id=thread_id,
                     step=run_position().step,
                     node="approval",
-                    role=asking.roles.get(request.task_id or ""),
+                    role=roles.get(request.task_id or ""),
                     skill=request.skill,
                     args_hash=hashed,
                     status=status,
@@ -273,13 +228,24 @@ async def record_decisions(
             )
 
 
-async def _audit_refused(ctx: SupportContext, asking: Asking, who: Identity | None) -> None:
+async def _refuse_approver(
+    ctx: SupportContext, state: SupportState, thread_id: str, approver: Identity | None
+) -> StateUpdate:
+    # Never for their own action: an operator named like the customer is refused too.
+    await _audit_refused(ctx, state, thread_id, approver)
+    who = approver.label if approver else "an unauthenticated caller"
+    return {"trace": [f"approval: refused an answer from {who}; only operators decide"]}
+
+
+async def _audit_refused(
+    ctx: SupportContext, state: SupportState, thread_id: str, who: Identity | None
+) -> None:
     async with ctx.pool.connection() as conn:
         await record_event(
             conn,
             AuditEvent(
-                audit_id=asking.audit_id or "unknown",
-                thread_id=asking.thread_id,
+                audit_id=state.get("audit_id") or "unknown",
+                thread_id=thread_id,
                 node="approval",
                 status="approval_refused",
                 error_code="not_an_operator",

@@ -22,6 +22,10 @@ from nodes.quoting import IdShape, ids_in, quote_data, quote_document
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 NOT_FOUND = Bilingual("I could not find that out.", "抱歉，我没能查到这些信息。")
+REJECTED = Bilingual(
+    "A reviewer rejected the change; nothing was changed.",
+    "审核人员否决了这项更改，没有做任何更改。",
+)
 STOPPED = Bilingual(
     "I stopped before checking everything; this is what I found so far.",
     "我没有查完所有信息；以下是目前查到的内容。",
@@ -32,6 +36,10 @@ def agent_sentences(
     outcome: TaskOutcome, domain: Domain, lang: Lang, own: set[str], shapes: Sequence[IdShape]
 ) -> list[str]:
     """The answer's sentences for one goal task's outcome."""
+    if outcome.status == "rejected":
+        return [REJECTED.say(lang)]
+    if outcome.status != "succeeded" and outcome.status != "failed":
+        return []  # waiting for the customer or an operator: the question says so
     if not isinstance(outcome.payload, dict):
         return [NOT_FOUND.say(lang)]
     findings = AgentFindings.model_validate(outcome.payload)

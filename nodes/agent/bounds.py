@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-StopReason = Literal["done", "max_steps", "repeated", "tokens", "time", "confirmation", "no_model"]
+StopReason = Literal[
+    "done", "max_steps", "repeated", "tokens", "time", "confirmation", "approval", "no_model"
+]
 BOUNDS: frozenset[StopReason] = frozenset({"max_steps", "repeated", "tokens", "time"})
 """Stops that leave the task partial."""
 

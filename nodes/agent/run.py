@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langgraph.runtime import Runtime
 
-from nodes.agent.findings import AgentFindings
+from nodes.agent.findings import AgentCall, AgentFindings
 from nodes.agent.graph import agent_graph
-from nodes.agent.state import AgentInput
+from nodes.agent.pause import AgentPause, pause_of, resumed
+from nodes.agent.state import AgentState
 from nodes.context import SupportContext
-from nodes.contracts import Task, TaskOutcome, TaskStatus
-from nodes.state import StateUpdate, TaskData, TaskInput, TaskOutcomeData, stored
+from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
+from nodes.state import (
+    ApprovalRequestData,
+    StateUpdate,
+    TaskData,
+    TaskInput,
+    TaskOutcomeData,
+    grant_of,
+    stored,
+)
 
 NO_MODEL = "no_model"
 AGENT_STOPPED = "agent_stopped"
@@ -20,22 +29,56 @@ AGENT_STOPPED = "agent_stopped"
 async def pursue_goal(
     task: Task, inp: TaskInput, runtime: Runtime[SupportContext], attempt: int
 ) -> StateUpdate:
-    """Run the role agent's loop for `task` and turn where it ended into an outcome."""
-    start: AgentInput = {
+    """Run the role agent's loop for `task` (from its pause, once approved) and turn
+    where it ended into an outcome."""
+    # Invoked inside this node: the loop's steps checkpoint under the parent thread.
+    end = cast(AgentState, await agent_graph().ainvoke(_start(task, inp), context=runtime.context))
+    if end.get("stop") == "approval" and end.get("waiting"):
+        return _awaiting(task, attempt, end, runtime.context)
+    findings = AgentFindings(
+        goal=task.goal or "",
+        calls=tuple(AgentCall.model_validate(c) for c in end.get("calls") or ()),
+        answer=str(end.get("answer") or ""),
+        stopped=end.get("stop") or "done",
+    )
+    return outcome_update(task, attempt, findings, end.get("confirmation"))
+
+
+def _start(task: Task, inp: TaskInput) -> dict[str, Any]:
+    start: dict[str, Any] = {
         "task": stored(task, TaskData),
         "user_id": inp["user_id"],
         "audit_id": inp["audit_id"],
         "results": inp.get("results") or {},
     }
-    # Invoked inside this node: the loop's steps checkpoint under the parent thread.
-    end = await agent_graph().ainvoke(start, context=runtime.context)
-    findings = AgentFindings(
-        goal=task.goal or "",
-        calls=tuple(end.get("calls") or ()),
-        answer=str(end.get("answer") or ""),
-        stopped=end.get("stop") or "done",
+    grant, paused = grant_of(inp), inp.get("paused")
+    if grant is None or not paused:
+        return start
+    # The operator approved the call the loop paused at: it goes on from there.
+    return {**start, **resumed(AgentPause.model_validate(paused)), "grant": inp["grant"]}
+
+
+def _awaiting(task: Task, attempt: int, end: AgentState, ctx: SupportContext) -> StateUpdate:
+    request = ApprovalRequest.model_validate(end["waiting"])
+    summary = ctx.domain.planning.summarize(end.get("results") or {})
+    request = request.model_copy(update={"evidence": tuple(summary.splitlines())[:5]})
+    pause = pause_of(task.goal or "", end)
+    outcome = TaskOutcome(
+        task_id=task.id,
+        skill=request.skill or "",
+        role=task.role,
+        status="awaiting_approval",
+        payload=pause.model_dump(mode="json"),
+        error=request.reason,
+        attempts=attempt,
     )
-    return outcome_update(task, attempt, findings, end.get("confirmation"))
+    return {
+        "outcomes": {task.id: stored(outcome, TaskOutcomeData)},
+        "pending": {request.id: stored(request, ApprovalRequestData)},
+        # A new request for the task voids any grant it held (the merge drops None).
+        "grants": {task.id: None},
+        "trace": [f"role_{task.role}: {task.id} goal -> awaiting_approval ({request.skill})"],
+    }
 
 
 def outcome_update(

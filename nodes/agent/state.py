@@ -11,7 +11,7 @@ from typing_extensions import TypedDict
 
 from nodes.agent.bounds import StopReason
 from nodes.agent.findings import AgentCallData
-from nodes.state import ConfirmationRequestData, TaskData
+from nodes.state import ApprovalRequestData, ConfirmationRequestData, GrantData, TaskData
 
 
 class AgentInput(TypedDict):
@@ -25,6 +25,8 @@ class AgentInput(TypedDict):
 
 
 class AgentState(AgentInput, total=False):
+    """The loop's channels; a resumed loop starts with those of its pause."""
+
     messages: Annotated[list[AnyMessage], add_messages]
     """The loop's steps only: the model's turns and the tool results."""
     loaded: list[str]
@@ -36,7 +38,11 @@ class AgentState(AgentInput, total=False):
     tokens: int
     seconds: float
     stop: StopReason | None
-    again: bool
-    """The operator's answer was refused: the tool step asks again."""
     answer: str
     confirmation: ConfirmationRequestData | None
+    waiting: ApprovalRequestData | None
+    """The call that stopped the loop for an operator's approval."""
+    at: int | None
+    """Index of that call among the last model turn's tool calls."""
+    grant: GrantData | None
+    """The operator's approval of the waiting call: the loop resumes with it."""

@@ -1,10 +1,9 @@
-"""The loop's tool step: run every tool call of the model's last turn.
+"""The loop's tool step: run the tool calls of the model's last turn, in order.
 
 Each result goes back to the model fenced as data. A call the customer must
 confirm ends the loop (the turn asks them); a call an operator must approve
-pauses the loop right here (`interrupt()`, through the approval node's
-machinery) and, once decided, runs as approved — the model is not asked again
-for anything before it.
+pauses it (`nodes.agent.pause`): the approval node asks, and the approved
+task resumes here, at that call, with the operator's grant.
 """
 
 from __future__ import annotations
@@ -28,10 +27,10 @@ from nodes.agent.fence import fenced, safe_name
 from nodes.agent.findings import AgentCall
 from nodes.agent.state import AgentState
 from nodes.agent.tools import LOAD_SKILL
-from nodes.approval import Asking, ask_operators, grant_for
 from nodes.context import SupportContext
-from nodes.contracts import ConfirmationRequest
-from nodes.state import ConfirmationRequestData, stored
+from nodes.contracts import ApprovalRequest, ConfirmationRequest, Grant
+from nodes.state import ApprovalRequestData, ConfirmationRequestData, stored
+from skills.contract import Approval
 from skills.errors import ApprovalRequired, ConfirmationRequired
 
 AgentUpdate = dict[str, object]
@@ -40,82 +39,68 @@ NOT_RUN = "not run: an earlier call of this turn ended the loop"
 
 @dataclass(frozen=True)
 class Ran:
-    """One call's outcome: what the model is told and what the findings keep."""
+    """One call's outcome: what the model is told, what the findings keep, and what
+    the call waits for, if anything."""
 
     text: str
-    call: AgentCall
+    call: AgentCall | None
     confirmation: ConfirmationRequest | None = None
+    waiting: ApprovalRequest | None = None
 
 
 async def tool_step(state: AgentState, runtime: Runtime[SupportContext]) -> AgentUpdate:
-    """Run the last turn's tool calls in order; None of them runs twice per turn."""
+    """Run the last turn's tool calls from the first not yet run (the approved one, on resume)."""
     ctx, whose = runtime.context, Whose.of(state)
     last = state["messages"][-1]
+    pending = last.tool_calls if isinstance(last, AIMessage) else []
+    grant = Grant.model_validate(state["grant"]) if state.get("grant") else None
+    first = int(state.get("at") or 0) if grant else 0
+    update: AgentUpdate = {"grant": None, "at": None, "waiting": None}
     loaded = list(state.get("loaded", []))
     told: list[ToolMessage] = []
     calls: list[Any] = []
-    confirmation: ConfirmationRequest | None = None
-    for call in last.tool_calls if isinstance(last, AIMessage) else []:
-        if confirmation is not None:
-            told.append(_told(call, NOT_RUN))
-        elif call["name"] == LOAD_SKILL:
+    for index, call in enumerate(pending[first:], start=first):
+        if call["name"] == LOAD_SKILL:
             loaded, text = _load(ctx, whose, loaded, call["args"])
             told.append(_told(call, text))
-        else:
-            ran = await run_call(ctx, whose, call["name"], call["args"])
-            if ran is None:
-                return {"again": True}  # the operator's answer was refused: ask anew
-            loaded = touched(loaded, call["name"])
-            told.append(_told(call, ran.text))
-            calls.append(ran.call.model_dump(mode="json"))
-            confirmation = ran.confirmation
-    update: AgentUpdate = {"messages": told, "calls": calls, "loaded": loaded, "again": False}
-    if confirmation is not None:
-        update["stop"] = "confirmation"
-        update["confirmation"] = stored(confirmation, ConfirmationRequestData)
-    return update
+            continue
+        approved = grant if grant and index == first else None
+        ran = await run_call(ctx, whose, call["name"], call["args"], approved)
+        if ran.waiting is not None:
+            update |= {"stop": "approval", "at": index}
+            update["waiting"] = stored(ran.waiting, ApprovalRequestData)
+            break
+        loaded = touched(loaded, call["name"])
+        told.append(_told(call, ran.text))
+        calls.append(ran.call.model_dump(mode="json") if ran.call else None)
+        if ran.confirmation is not None:
+            update["stop"] = "confirmation"
+            update["confirmation"] = stored(ran.confirmation, ConfirmationRequestData)
+            told += [_told(c, NOT_RUN) for c in pending[index + 1 :]]
+            break
+    return {**update, "messages": told, "calls": [c for c in calls if c], "loaded": loaded}
 
 
-async def run_call(ctx: SupportContext, whose: Whose, name: str, raw: object) -> Ran | None:
-    """One skill call through the runtime; None when an operator must be asked again."""
-    args = session_args(ctx, name, raw, whose.user_id)
+async def run_call(
+    ctx: SupportContext, whose: Whose, name: str, raw: object, grant: Grant | None = None
+) -> Ran:
+    """One skill call through the runtime, under the operator's grant when it has one."""
+    args = grant.args if grant else session_args(ctx, name, raw, whose.user_id)
+    approval: Approval | None = grant.approval() if grant else None
     try:
-        result = await ctx.skills.call(skill_request(whose, name, args))
+        result = await ctx.skills.call(skill_request(whose, name, args, approval))
     except ConfirmationRequired as signal:
         asked = confirmation_request(whose, name, signal.args, signal.args_hash)
         call = AgentCall(skill=name, args=signal.args, status="not_run", error_code="to_confirm")
         return Ran("waits for the customer's confirmation; the turn asks them", call, asked)
     except ApprovalRequired as signal:
-        return await _approved(ctx, whose, name, signal)
+        if grant is not None:
+            # The approved call is not the one asked about: it does not run.
+            call = AgentCall(skill=name, args=args, status="failed", error_code="not_approved")
+            return Ran(fenced("tool_result", {"error": "not_approved"}, tool=name), call)
+        request = approval_request(whose, name, signal.args, signal.args_hash, signal.reason)
+        return Ran("", None, waiting=request)
     call = recorded(name, args, result)
-    return Ran(_result_text(name, call), call)
-
-
-async def _approved(
-    ctx: SupportContext, whose: Whose, name: str, signal: ApprovalRequired
-) -> Ran | None:
-    request = approval_request(whose, name, signal.args, signal.args_hash, signal.reason)
-    asking = Asking(
-        thread_id=whose.thread_id,
-        user_id=whose.user_id,
-        audit_id=whose.audit_id,
-        roles={whose.task.id: whose.task.role},
-    )
-    asked = await ask_operators(ctx, asking, [request])
-    if asked.refused is not None:
-        return None
-    decision = asked.decisions[request.id]
-    if decision.decision not in ("approve", "edit"):
-        call = AgentCall(skill=name, args=signal.args, status="rejected", error_code="rejected")
-        return Ran("rejected by an operator; nothing was changed", call)
-    grant = grant_for(request, decision)
-    try:
-        result = await ctx.skills.call(skill_request(whose, name, grant.args, grant.approval()))
-    except (ApprovalRequired, ConfirmationRequired) as exc:
-        # The approved call is not the one asked about: it does not run.
-        call = AgentCall(skill=name, args=grant.args, status="failed", error_code="not_approved")
-        return Ran(f"not run: {type(exc).__name__}", call)
-    call = recorded(name, grant.args, result)
     return Ran(_result_text(name, call), call)
 
 

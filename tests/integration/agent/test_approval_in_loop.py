@@ -1,14 +1,17 @@
-"""An approval inside a role agent's loop pauses the loop there and resumes it there,
-in a fresh graph and context on the same database, without asking the model again."""
+"""An approval inside a role agent's loop: the approval node asks the operator (as for
+any call), and the approved task resumes the loop at the call that waited — in a fresh
+graph and context on the same database, without asking the model again."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from langchain_core.messages import ToolMessage
+from langgraph.types import Command
 
-from graphs.api import compile_support, resume_thread, run_request
+from graphs.api import compile_support, report, resume_thread, run_request
 from nodes.bootstrap import build_support_context
+from nodes.identity import AUTH_USER_KEY, Identity
 from nodes.models import ModelTiers
 from tests.fakes.chat import ToolCalls
 from tests.integration.agent.helpers import audit_of, fake, goal, intake, with_models
@@ -55,7 +58,7 @@ async def test_approval_in_the_loop_resumes_in_a_fresh_process(support: Support)
     )
 
     assert done.status == "completed", done.trace
-    assert await order_status(support.db.pool, order) == "cancelled"
+    assert await order_status(support.db.pool, order) == "cancelled", "\n".join(done.trace)
     assert len(after.calls) == 1
     told = [m for m in after.calls[0] if isinstance(m, ToolMessage)]
     # The one call it got came after the approved cancel ran, with its result.
@@ -64,3 +67,34 @@ async def test_approval_in_the_loop_resumes_in_a_fresh_process(support: Support)
     rows = [(r["skill"], r["status"]) for r in await audit_of(support.db.pool, done.audit_id or "")]
     assert ("cancel_pending_order_v1", "approved") in rows
     assert rows.count(("cancel_pending_order_v1", "success")) == 1
+
+
+async def test_a_customer_cannot_answer_the_loops_approval(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=21)
+    cancel = ("cancel_pending_order_v1", {"order_id": order, "reason": "no longer needed"})
+    read, plan = intake("order_status", order_ids=[order]), goal("billing_specialist", GOAL)
+    model = fake(read, plan, ToolCalls.of(cancel), read, plan, ToolCalls.of(cancel), "Done.")
+    ctx = with_models(support, model, None)
+    graph = compile_support(ctx, support.db.checkpointer)
+    asked = await run_request(graph, ctx, text=f"drop {order} please", user_id=user)
+    waiting = await run_request(graph, ctx, text="yes", user_id=user, thread_id=asked.thread_id)
+    (request,) = waiting.interrupts
+    customer = Identity("customer", user)
+    config = {
+        "configurable": {"thread_id": waiting.thread_id, AUTH_USER_KEY: customer.as_auth_user()}
+    }
+    await graph.ainvoke(
+        Command(resume={request["id"]: {"decision": "approve"}}), config, context=ctx
+    )
+    assert await order_status(support.db.pool, order) == "pending"
+    still = await report(graph, waiting.thread_id)
+    assert still.status == "interrupted" and still.interrupts[0]["id"] == request["id"]
+    done = await resume_thread(graph, ctx, waiting.thread_id, decision="approve", actor=OPERATOR)
+    assert done.status == "completed", done.trace
+    assert await order_status(support.db.pool, order) == "cancelled"
+    async with support.db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT detail FROM audit_events WHERE thread_id = %s AND status = 'approval_refused'",
+            (waiting.thread_id,),
+        )
+        assert [r["detail"]["by"] for r in await cur.fetchall()] == [customer.label]
