@@ -15,10 +15,10 @@ from typing import Any
 
 from nodes.agent.findings import AgentCall
 from nodes.agent.state import AgentState
-from nodes.agent.tools import SESSION_PARAMS
+from nodes.agent.tools import agent_skills
 from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, ConfirmationRequest, Task
-from skills.contract import Approval, SkillRequest, SkillResult
+from skills.contract import Approval, SkillMetadata, SkillRequest, SkillResult
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,18 @@ class Whose:
         )
 
 
+def offered(ctx: SupportContext, role: str) -> list[SkillMetadata]:
+    """The skills the role's agent is given as tools (`nodes.agent.tools.agent_skills`)."""
+    bound = ctx.skills.bound_skills(ctx.roles[role])
+    return agent_skills(bound, ctx.domain.planning.unplannable)
+
+
 def session_args(ctx: SupportContext, skill: str, args: object, user_id: str) -> dict[str, Any]:
-    """The model's arguments with the session's customer in every context parameter."""
+    """The model's arguments with the session's customer in every customer parameter."""
     given = dict(args) if isinstance(args, Mapping) else {}
     found = ctx.registry.lookup(skill)
     params = found.metadata.parameters if found is not None else {}
-    for name in SESSION_PARAMS:
+    for name in ctx.domain.planning.customer_args:
         given.pop(name, None)
         if name in params:
             given[name] = user_id

@@ -9,6 +9,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.runtime import Runtime
 
 from nodes.agent.bounds import AgentBounds, call_key, repeated, spent
+from nodes.agent.calls import offered
 from nodes.agent.disclosure import skill_doc
 from nodes.agent.prompt import agent_messages, stable_prefix, turn_text
 from nodes.agent.state import AgentState
@@ -34,9 +35,9 @@ async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> Age
         return {"stop": stop}
     task = Task.model_validate(state["task"])
     spec = ctx.roles[task.role]
-    skills = ctx.skills.bound_skills(spec)
+    tools = tool_schemas(offered(ctx, spec.name), ctx.domain.planning.customer_args)
     started = time.monotonic()
-    reply = await _ask(ctx, spec, prompt_of(ctx, spec, state), tool_schemas(skills))
+    reply = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools)
     elapsed = time.monotonic() - started
     if reply is None:
         return {"stop": "no_model", "seconds": seconds + elapsed}
@@ -60,7 +61,7 @@ async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> Age
 def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[BaseMessage]:
     """The messages of the next model call (`nodes.agent.prompt` fixes their order)."""
     task = Task.model_validate(state["task"])
-    skills = ctx.skills.bound_skills(spec)
+    skills = offered(ctx, spec.name)
     prefix = stable_prefix(spec, skills, domain_brief(ctx.domain.prompts))
     docs = [(name, skill_doc(ctx.registry.get(name))) for name in state.get("loaded", [])]
     turn = turn_text(task.goal or "", {"task": task.id, "results": state.get("results") or {}})

@@ -60,7 +60,9 @@ def _start(task: Task, inp: TaskInput) -> dict[str, Any]:
 
 def _awaiting(task: Task, attempt: int, end: AgentState, ctx: SupportContext) -> StateUpdate:
     request = ApprovalRequest.model_validate(end["waiting"])
-    summary = ctx.domain.planning.summarize(end.get("results") or {})
+    # The operator sees what the agent found before it asked (untrusted tool output).
+    found = {f"call{i}": c["payload"] for i, c in enumerate(end.get("calls") or []) if c["payload"]}
+    summary = ctx.domain.planning.summarize({**(end.get("results") or {}), **found})
     request = request.model_copy(update={"evidence": tuple(summary.splitlines())[:5]})
     pause = pause_of(task.goal or "", end)
     outcome = TaskOutcome(

@@ -18,6 +18,7 @@ from nodes.agent.calls import (
     Whose,
     approval_request,
     confirmation_request,
+    offered,
     recorded,
     session_args,
     skill_request,
@@ -108,7 +109,7 @@ def _load(
     ctx: SupportContext, whose: Whose, loaded: list[str], raw: object
 ) -> tuple[list[str], str]:
     name = raw.get("name") if isinstance(raw, dict) else None
-    held = {m.skill_id for m in ctx.skills.bound_skills(ctx.roles[whose.task.role])}
+    held = {m.skill_id for m in offered(ctx, whose.task.role)}
     if not isinstance(name, str) or name not in held:
         return loaded, f"no tool {safe_name(name)!r} for this role; nothing loaded"
     return used(loaded, name), f"loaded the instructions of {name}"

@@ -1,8 +1,10 @@
 """The tools a role agent is offered: its role's whitelisted skills and `load_skill`.
 
-Schemas come from the skill metadata. Context parameters (`user_id`) are never
-offered: the session's customer fills them (`nodes.agent.calls`), so a model
-cannot name another customer.
+Schemas come from the skill metadata. The parameters holding the customer's
+id (`DomainPlanning.customer_args`) are never offered: the session's customer
+fills them (`nodes.agent.calls`), so a model cannot name another customer.
+Skills the domain keeps from model planners (`DomainPlanning.unplannable`,
+identity lookups) are kept from agents too.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from typing import Any
 from skills.contract import ParameterSpec, SkillMetadata
 
 LOAD_SKILL = "load_skill"
-SESSION_PARAMS = frozenset({"user_id"})
-"""Parameters the session fills, whatever a model passes."""
 ToolSchema = dict[str, Any]
 """An OpenAI function-calling tool (what `bind_tools` accepts)."""
 _ARRAY = re.compile(r"^array\[(\w+)\]$")
@@ -28,15 +28,24 @@ def one_line(description: str) -> str:
     return first if len(first) <= 160 else first[:159] + "…"
 
 
-def tool_schemas(skills: Sequence[SkillMetadata]) -> list[ToolSchema]:
-    """One tool per skill, sorted by id, then `load_skill` over exactly those skills."""
-    ordered = sorted(skills, key=lambda m: m.skill_id)
-    return [skill_tool(m) for m in ordered] + [load_skill_tool([m.skill_id for m in ordered])]
+def agent_skills(
+    bound: Sequence[SkillMetadata], unplannable: frozenset[str]
+) -> list[SkillMetadata]:
+    """The skills a role agent is given: the role's bound skills the domain does not keep
+    from models, sorted by id."""
+    return sorted((m for m in bound if m.skill_id not in unplannable), key=lambda m: m.skill_id)
 
 
-def skill_tool(metadata: SkillMetadata) -> ToolSchema:
+def tool_schemas(skills: Sequence[SkillMetadata], session: frozenset[str]) -> list[ToolSchema]:
+    """One tool per skill, then `load_skill` over exactly those skills; parameters in
+    `session` are the session's to fill and are not offered."""
+    tools = [skill_tool(m, session) for m in skills]
+    return [*tools, load_skill_tool([m.skill_id for m in skills])]
+
+
+def skill_tool(metadata: SkillMetadata, session: frozenset[str] = frozenset()) -> ToolSchema:
     """The function-calling schema of one skill, without its session parameters."""
-    params = {n: p for n, p in metadata.parameters.items() if n not in SESSION_PARAMS}
+    params = {n: p for n, p in metadata.parameters.items() if n not in session}
     return _function(
         metadata.skill_id,
         one_line(metadata.description),

@@ -37,11 +37,14 @@ async def test_order_query_agent_finds_the_orders_with_a_desk_lamp(support: Supp
     # The model's sentence passed the fact check, so the other orders are not listed.
     assert not [o for o in orders if o not in hits and o in done.answer]
     assert any("g1 goal -> succeeded" in line for line in done.trace)
-    # Offered exactly the role's whitelist (never a denied skill) plus load_skill.
+    # Offered the role's whitelist (never a denied skill) plus load_skill, less the
+    # identity lookups the domain keeps from models.
     offered = set(small.bound[0])
     whitelist = support.ctx.roles["order_query"].execute
-    assert offered == {*whitelist, "load_skill"}
+    kept = support.ctx.domain.planning.unplannable
+    assert offered == {*(whitelist - kept), "load_skill"}
     assert "cancel_pending_order_v1" not in offered
+    assert "find_user_id_by_email_v1" not in offered
     calls = [
         (r["skill"], r["role"], r["status"])
         for r in await audit_of(support.db.pool, done.audit_id or "")

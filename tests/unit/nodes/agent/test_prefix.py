@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
+from nodes.agent.calls import offered
 from nodes.agent.model_step import prompt_of
 from nodes.agent.prompt import prefix_hash
 from nodes.agent.tools import LOAD_SKILL, tool_schemas
@@ -50,9 +51,11 @@ def test_the_prefix_lists_names_and_one_line_descriptions_only() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
     prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
-    for skill_id in spec.execute:
+    kept = ctx.domain.planning.unplannable
+    for skill_id in spec.execute - kept:
         assert f"- {skill_id}: " in prefix
     assert "cancel_pending_order_v1" not in prefix
+    assert not [s for s in kept if s in prefix]
     # A package's full instructions are not in it until loaded.
     assert "## Parameters" not in prefix
 
@@ -75,10 +78,12 @@ def test_order_is_prefix_turn_loaded_docs_then_steps() -> None:
 def test_tools_are_the_whitelist_without_session_parameters() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
-    tools = tool_schemas(ctx.skills.bound_skills(spec))
+    skills = offered(ctx, spec.name)
+    tools = tool_schemas(skills, ctx.domain.planning.customer_args)
     names = [t["function"]["name"] for t in tools]
-    assert set(names) == {*spec.execute, LOAD_SKILL}
+    allowed = spec.execute - ctx.domain.planning.unplannable
+    assert set(names) == {*allowed, LOAD_SKILL}
     user = next(t for t in tools if t["function"]["name"] == "get_user_details_v1")
     assert user["function"]["parameters"]["properties"] == {}
     load = tools[-1]["function"]["parameters"]["properties"]["name"]
-    assert set(load["enum"]) == set(spec.execute)
+    assert set(load["enum"]) == allowed
