@@ -13,6 +13,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from nodes.agent.answer import agent_sentences
 from nodes.conditions import condition_skipped
 from nodes.context import SupportContext
 from nodes.contracts import (
@@ -60,7 +61,10 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     if state.get("followup"):
         sentences.append(str(state["followup"]))
     for task in plan.tasks:
-        if task.id in outcomes and task.id not in stale:
+        if task.goal is not None and task.id in outcomes:
+            # Its payload holds the agent's calls and untrusted closing text.
+            sentences.extend(agent_sentences(outcomes[task.id], domain, lang, own, shapes))
+        elif task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
             results = _dependency_results(task, outcomes, own, shapes)
             tested = _tested(task, outcomes, own, shapes)

@@ -13,6 +13,7 @@ from datetime import timedelta
 from langgraph.config import get_config
 
 from checkpoints.opening import Pool
+from nodes.agent.bounds import AgentBounds
 from nodes.conversation.budget import ContextBudget
 from nodes.domain import Domain, Lexicon
 from nodes.memory.facts import DEFAULT_HALF_LIFE
@@ -42,6 +43,8 @@ class SupportContext:
     (`ROLEGRAPH_CONTEXT_TOKENS`)."""
     operator_notices: OperatorNotices = field(default_factory=OperatorNotices)
     """Who is told a request waits (`ROLEGRAPH_OPERATOR_EMAIL`, `ROLEGRAPH_APPROVAL_WEBHOOK`)."""
+    agent_bounds: AgentBounds = field(default_factory=AgentBounds)
+    """What stops a role agent's loop: steps, identical calls, tokens, model time."""
 
 
 ADHOC = "adhoc"

@@ -74,16 +74,26 @@ class Condition(_Frozen):
 
 
 class Task(_Frozen):
-    """One step of a plan: a role runs a skill with args once its deps succeed."""
+    """One step of a plan: a role runs a skill with args once its deps succeed,
+    or, for a goal task (`goal` set, `skill` empty), pursues the goal with its
+    role agent through its whitelisted skills (`nodes.agent`)."""
 
     id: str
     role: str
-    skill: str
+    skill: str = ""
     args: dict[str, Any] = Field(default_factory=dict)
     depends_on: tuple[str, ...] = ()
     question: str | None = None  # tasks sharing a question are arbitrated
     when: Condition | None = None
     """Runs only if this holds of a dependency's result; else it is skipped, never run."""
+    goal: str | None = None
+    """What the role agent is to find out or do, in the planner's words (untrusted)."""
+
+    @model_validator(mode="after")
+    def _skill_or_goal(self) -> Task:
+        if self.goal is not None and (self.skill or not self.goal.strip()):
+            raise ValueError("a goal task names a non-empty goal and no skill")
+        return self
 
     def rewired(self, old: str, new: str) -> Task:
         """The task with dependency `old` replaced by `new`, its condition's too."""
@@ -116,6 +126,9 @@ class TaskOutcome(_Frozen):
     error: str | None = None
     attempts: int = 1
     notice: str | None = None
+    partial: bool = False
+    """A role agent stopped at a bound (steps, repeats, tokens, time) before it was
+    done: the payload holds what it found; refinement decides what follows."""
 
 
 class ApprovalRequest(_Frozen):

@@ -131,4 +131,8 @@ def task_input(state: SupportState, task: Task) -> TaskInput:
         "grant": (state.get("grants") or {}).get(task.id),
         "attempt": (done["attempts"] if done else 0) + 1,
         "results": {d: outcomes[d]["payload"] for d in task.depends_on if d in outcomes},
+        # A role agent paused for an approval continues its loop from here.
+        "paused": done["payload"]
+        if task.goal and done and done["status"] == "awaiting_approval"
+        else None,
     }

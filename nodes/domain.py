@@ -179,6 +179,9 @@ class DomainPlanning(Protocol):
     """Skills a model planner may never use (e.g. identity lookups)."""
     bulk_args: frozenset[str]
     """Argument names that select many records; refused in any plan."""
+    customer_args: frozenset[str]
+    """Argument names that hold the session customer's own id: a role agent's model is
+    never offered them; the session fills them (`nodes.agent.calls`)."""
     condition_fields: tuple[ConditionField, ...]
     """What a condition may test ("if it hasn't shipped": an order read's status); a plan
     whose `when` tests anything else is refused. Empty: the domain plans no conditions."""

@@ -1,7 +1,9 @@
 """One factory builds every role node from its role file.
 
-A role node runs exactly one task per invocation (`Send` fans tasks out) and
-reaches skills only through the skill runtime, which re-checks the role's
+A role node runs exactly one task per invocation (`Send` fans tasks out): a
+planned skill call, or a goal its role agent pursues with a bounded
+tool-calling loop on the role's model tier (`nodes.agent`). It reaches skills
+only through the skill runtime, which re-checks the role's
 whitelist on every call: a skill the role file does not grant is never bound
 here and cannot run even if a plan or a model names it.
 """
@@ -14,6 +16,7 @@ from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
+from nodes.agent.run import pursue_goal
 from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import ApprovalRequest, ConfirmationRequest, Task, TaskOutcome, TaskStatus
 from nodes.domain import DomainPlanning
@@ -50,6 +53,9 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
     async def role_node(state: TaskInput, *, runtime: Runtime[SupportContext]) -> StateUpdate:
         task = Task.model_validate(state["task"])
         attempt = state.get("attempt", 1)
+        if task.goal is not None:
+            # No fixed call: the role's agent pursues the goal (`nodes.agent`).
+            return await pursue_goal(task, state, runtime, attempt)
         planning = runtime.context.domain.planning
         try:
             request = _request(spec.name, task, state, planning, *_run_position())

@@ -11,7 +11,7 @@ validate values back into contracts at their boundary.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypeVar, cast
+from typing import Annotated, Any, Literal, NotRequired, TypeVar, cast
 
 from langchain_core.messages import AnyMessage, RemoveMessage
 from langgraph.graph.message import add_messages
@@ -73,6 +73,7 @@ class TaskData(TypedDict):
     depends_on: list[str]
     question: str | None
     when: ConditionData | None
+    goal: str | None
 
 
 class PlanData(TypedDict):
@@ -94,6 +95,7 @@ class TaskOutcomeData(TypedDict):
     error: str | None
     attempts: int
     notice: str | None
+    partial: bool
 
 
 class GrantData(TypedDict):
@@ -298,6 +300,8 @@ class TaskInput(TypedDict):
     results: dict[str, Any]
     """Dependency task id -> its payload (untrusted tool output)."""
     attempt: int
+    paused: NotRequired[Any]
+    """A goal task's role agent loop as it paused for an approval (`nodes.agent.pause`)."""
 
 
 D = TypeVar("D")

@@ -101,6 +101,7 @@ class LibraryPlanning:
 
     unplannable: frozenset[str] = frozenset()
     bulk_args: frozenset[str] = frozenset({"member_ids", "loan_ids"})
+    customer_args: frozenset[str] = frozenset({"member_id"})
     condition_fields: tuple[ConditionField, ...] = ()
     """None: the desk's natural condition ("renew it if it is not overdue") tests one loan
     of the member's list against today's date, not a field of a result; and whether a loan

@@ -47,6 +47,7 @@ class _Records(RetailRecords):
 class _Planning:
     unplannable = frozenset({"find_user_id_by_email_v1", "find_user_id_by_name_zip_v1"})
     bulk_args = frozenset({"user_ids", "order_ids"})
+    customer_args = frozenset({"user_id"})
     condition_fields = conditions.FIELDS
 
     def plan(self, understanding: Understanding, user_id: str) -> Plan:

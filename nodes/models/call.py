@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import Runnable
 
 from checkpoints.opening import Pool
 from nodes.context import run_position
@@ -115,3 +116,24 @@ async def _record(pool: Pool, site: CallSite, model: BaseChatModel, reply: BaseM
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
     )
+
+
+async def ask_tier(
+    tiers: ModelTiers,
+    pool: Pool,
+    site: CallSite,
+    tier: ModelSize,
+    model: BaseChatModel,
+    bound: Runnable[Sequence[BaseMessage], BaseMessage],
+    messages: Sequence[BaseMessage],
+) -> BaseMessage | None:
+    """One tier's whole reply through `bound` (`model` with tools bound), its tokens
+    recorded against `model`; None when the tier was skipped or failed.
+
+    For callers that need the reply's tool calls, not the text `descend` accepts.
+    """
+    # A tool-bound model answers like the model itself: same breaker, same deadline.
+    reply = await _ask(tiers, site, tier, cast(BaseChatModel, bound), messages)
+    if reply is not None:
+        await _record(pool, site, model, reply)
+    return reply

@@ -31,6 +31,7 @@ from nodes.contracts import Condition, Plan, Task, Tier, Understanding
 from nodes.domain import Domain, DomainPlanning
 from nodes.errors import BindingError, ModelOutputInvalid, PlanRejected
 from nodes.planner.binding import bind_args, marker_of
+from nodes.planner.goals import MAX_GOAL_CHARS, goal_plan
 from nodes.planner.validate import MAX_TASKS, validate_plan
 from skills.errors import SkillError
 from skills.pii import mask_pii
@@ -59,7 +60,9 @@ class PlanReplyCondition(_Strict):
 class PlanReplyTask(_Strict):
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
     role: str = Field(max_length=60)
-    skill: str = Field(max_length=80)
+    skill: str = Field(default="", max_length=80)
+    goal: str | None = Field(default=None, max_length=MAX_GOAL_CHARS)
+    """A goal for the role's agent instead of a skill (`nodes.planner.goals`)."""
     args: dict[str, ArgValue] = Field(default_factory=dict, max_length=10)
     depends_on: tuple[str, ...] = Field(default=(), max_length=MAX_TASKS)
     when: PlanReplyCondition | None = None
@@ -81,8 +84,13 @@ def check_model_plan(
     registry: SkillRegistry,
     user_id: str,
     tier: Tier,
+    agents: frozenset[str] = frozenset(),
 ) -> Plan:
-    """The model's plan as a `Plan`, or `ModelOutputInvalid` naming the first problem."""
+    """The model's plan as a `Plan`, or `ModelOutputInvalid` naming the first problem.
+
+    `agents` are the roles that may take a goal (`nodes.planner.goals`)."""
+    if any(t.goal is not None for t in reply.tasks):
+        return _goal(reply, rules, agents, registry, tier)
     try:
         tasks = tuple(_task(t, rules) for t in reply.tasks)
     except ValidationError as exc:
@@ -106,6 +114,23 @@ def check_model_plan(
         check_inputs(task, registry.get(task.skill), planning)
     _check_writes(plan, rules, registry)
     return plan
+
+
+def _goal(
+    reply: PlanReply, rules: Plan, agents: frozenset[str], registry: SkillRegistry, tier: Tier
+) -> Plan:
+    (task, *rest) = reply.tasks
+    if rest or task.skill or task.args or task.depends_on or task.when:
+        raise ModelOutputInvalid(NODE, "a goal plan is one task with a role and a goal only")
+    return goal_plan(
+        task.id,
+        task.role,
+        task.goal or "",
+        rules=rules,
+        agents=agents,
+        registry=registry,
+        tier=tier,
+    )
 
 
 def _task(reply: PlanReplyTask, rules: Plan) -> Task:

@@ -1,7 +1,9 @@
 """The planner's model tiers: large -> small -> rules.
 
 The rules templates have already planned the request; a model may reorder,
-add or trim reads, never widen what runs (see `nodes.planner.model_checks`).
+add or trim reads, never widen what runs (see `nodes.planner.model_checks`),
+or, when the rules plan changes nothing and does not answer the request,
+hand it to one role agent as a goal (`nodes.planner.goals`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from nodes.models.call import call_site, descend
 from nodes.models.prompts import Prompts
 from nodes.models.schema import parse_reply
 from nodes.models.tiers import ModelSize
+from nodes.planner.goals import agent_roles
 from nodes.planner.model_checks import NODE, PlanReply, check_model_plan, masked_args
 from nodes.state import SupportState
 from skills.registry import describe
@@ -38,9 +41,10 @@ async def model_plan(
     """The first plan a model tier makes that passes every check, else `rules`."""
     tiers = ctx.models
     # Nothing for the rules to run (a handoff, an out-of-scope request) is
-    # not something a model should find work in.
+    # not something a model should find work in, not even a role agent.
     if tiers is None or not tiers.available or not rules.tasks:
         return rules, "rules"
+    agents = agent_roles(ctx.roles, tiers)
     user_id = state["user_id"]
 
     def accept(reply: str, tier: ModelSize) -> tuple[Plan, Tier]:
@@ -53,21 +57,30 @@ async def model_plan(
             registry=ctx.registry,
             user_id=user_id,
             tier=tier,
+            agents=agents,
         )
         return checked, tier
 
-    messages = planner_messages(tiers.prompts, ctx, understanding, rules, user_id)
+    messages = planner_messages(tiers.prompts, ctx, understanding, rules, user_id, agents)
     site = call_site(NODE, dict(state))
     found = await descend(tiers, ctx.pool, site, PLANNER_TIER, messages, accept)
     return found if found is not None else (rules, "rules")
 
 
 def planner_messages(
-    prompts: Prompts, ctx: SupportContext, understanding: Understanding, rules: Plan, user_id: str
+    prompts: Prompts,
+    ctx: SupportContext,
+    understanding: Understanding,
+    rules: Plan,
+    user_id: str,
+    agents: frozenset[str] = frozenset(),
 ) -> list[BaseMessage]:
-    """System instructions with roles and skills, then the request fenced as data."""
+    """System instructions with roles and skills, then the request fenced as data.
+
+    Roles in `agents` are marked as taking goals (`nodes.planner.goals`)."""
     roles = "\n".join(
         f"- {name}: {', '.join(sorted(spec.execute - spec.deny))}"
+        + (" [takes goals]" if name in agents else "")
         for name, spec in sorted(ctx.roles.items())
     )
     skills = describe(s.metadata for s in ctx.registry)

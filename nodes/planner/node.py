@@ -67,6 +67,8 @@ def replan(state: SupportState, ctx: SupportContext) -> StateUpdate:
 
 
 def _step(task: Task) -> str:
+    if task.goal is not None:
+        return f"{task.id}:{task.role}/goal"
     gate = f" if {task.when.task}:{task.when.name}" if task.when else ""
     return f"{task.id}:{task.role}/{task.skill}{gate}"
 

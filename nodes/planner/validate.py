@@ -1,7 +1,7 @@
 """Deterministic plan validation: a plan that fails here never runs.
 
 Model-made and rules-made plans pass the same checks, so a model can never
-widen what may run: unknown skills, skills outside the assigned role's
+widen what may run (a goal task goes only to a role with a model tier): unknown skills, skills outside the assigned role's
 whitelist, dangling or cyclic dependencies, forbidden operations and
 conditions the domain does not allow are rejected with typed errors.
 """
@@ -42,6 +42,9 @@ def validate_plan(
     if len(set(ids)) != len(ids):
         raise PlanRejected("duplicate_task", "plan repeats a task id")
     for task in plan.tasks:
+        if task.goal is not None:
+            _check_goal(task, roles)
+            continue
         if task.skill not in known_skills:
             raise PlanRejected("unknown_skill", f"{task.id}: unknown skill {task.skill}")
         role = roles.get(task.role)
@@ -60,6 +63,18 @@ def validate_plan(
         _check_condition(task, plan, allowed)
     _check_acyclic(plan)
     return plan
+
+
+def _check_goal(task: Task, roles: Mapping[str, RoleSpec]) -> None:
+    # A goal goes to a role agent: a role with a model tier, whose runtime
+    # whitelist bounds what the agent may call; it names no skill or args itself.
+    role = roles.get(task.role)
+    if role is None:
+        raise PlanRejected("unknown_role", f"{task.id}: unknown role {task.role}")
+    if role.model_tier == "rules":
+        raise PlanRejected("not_an_agent", f"{task.id}: role {task.role} takes no goals")
+    if task.args or task.when is not None:
+        raise PlanRejected("bad_goal", f"{task.id}: a goal task takes no arguments or condition")
 
 
 def _check_scope(

@@ -1,0 +1,46 @@
+"""What stops a role agent's loop before the model says it is done."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+StopReason = Literal[
+    "done", "max_steps", "repeated", "tokens", "time", "confirmation", "approval", "no_model"
+]
+BOUNDS: frozenset[StopReason] = frozenset({"max_steps", "repeated", "tokens", "time"})
+"""Stops that leave the task partial."""
+
+
+@dataclass(frozen=True)
+class AgentBounds:
+    """Per task: model calls, identical calls in a row, tokens and model seconds."""
+
+    max_steps: int = 10
+    repeats: int = 3
+    tokens: int = 30_000
+    seconds: float = 120.0
+    """Time spent in model calls (waiting for an operator does not count)."""
+
+
+def call_key(name: str, args: Any) -> str:
+    """One tool call as compared for repetition."""
+    return json.dumps([name, args], sort_keys=True, default=str)
+
+
+def repeated(keys: Sequence[str], limit: int) -> bool:
+    """Whether the last `limit` calls were one and the same."""
+    return len(keys) >= limit and len(set(keys[-limit:])) == 1
+
+
+def spent(steps: int, tokens: int, seconds: float, bounds: AgentBounds) -> StopReason | None:
+    """The bound reached before the next model call, if any."""
+    if steps >= bounds.max_steps:
+        return "max_steps"
+    if tokens >= bounds.tokens:
+        return "tokens"
+    if seconds >= bounds.seconds:
+        return "time"
+    return None

@@ -1,0 +1,31 @@
+"""Progressive disclosure: a skill's full instructions enter an agent's context only
+when the model loads them, at most `MAX_LOADED` at once, least recently used evicted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from skills.registry import LoadedSkill
+
+MAX_LOADED = 3
+MAX_DOC_CHARS = 4000
+"""Characters of one skill's instructions a load brings in."""
+DOC_FILE = "README.md"
+"""The skill package's instructions (every package has one; `skills.registry`)."""
+
+
+def used(loaded: Sequence[str], name: str, limit: int = MAX_LOADED) -> list[str]:
+    """`loaded` (least recently used first) after loading or using `name`."""
+    order = [n for n in loaded if n != name] + [name]
+    return order[-limit:]
+
+
+def touched(loaded: Sequence[str], name: str) -> list[str]:
+    """`loaded` after a call of `name`: a loaded skill becomes the most recent; nothing loads."""
+    return used(loaded, name, limit=len(loaded)) if name in loaded else list(loaded)
+
+
+def skill_doc(skill: LoadedSkill) -> str:
+    """The skill package's instructions, cut to `MAX_DOC_CHARS`."""
+    text = (skill.path / DOC_FILE).read_text(encoding="utf-8").strip()
+    return text if len(text) <= MAX_DOC_CHARS else text[:MAX_DOC_CHARS] + "\n[cut]"

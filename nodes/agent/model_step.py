@@ -1,0 +1,90 @@
+"""The loop's model step: one call down the role's ladder with its tools bound."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage
+from langgraph.runtime import Runtime
+
+from nodes.agent.bounds import AgentBounds, call_key, repeated, spent
+from nodes.agent.calls import offered
+from nodes.agent.disclosure import skill_doc
+from nodes.agent.prompt import agent_messages, stable_prefix, turn_text
+from nodes.agent.state import AgentState
+from nodes.agent.tools import ToolSchema, tool_schemas
+from nodes.context import SupportContext
+from nodes.contracts import Task
+from nodes.models.call import ask_tier, call_site
+from nodes.models.tiers import ModelSize
+from nodes.models.usage import usage_of
+from nodes.planner.model_plan import domain_brief
+from skills.roles import RoleSpec
+
+AgentUpdate = dict[str, object]
+
+
+async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> AgentUpdate:
+    """Ask the model for the next step, unless a bound is reached first."""
+    ctx = runtime.context
+    bounds: AgentBounds = ctx.agent_bounds
+    steps, tokens = state.get("steps", 0), state.get("tokens", 0)
+    seconds = state.get("seconds", 0.0)
+    if (stop := spent(steps, tokens, seconds, bounds)) is not None:
+        return {"stop": stop}
+    task = Task.model_validate(state["task"])
+    spec = ctx.roles[task.role]
+    tools = tool_schemas(offered(ctx, spec.name), ctx.domain.planning.customer_args)
+    started = time.monotonic()
+    reply = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools)
+    elapsed = time.monotonic() - started
+    if reply is None:
+        return {"stop": "no_model", "seconds": seconds + elapsed}
+    usage = usage_of(reply)
+    update: AgentUpdate = {
+        "messages": [reply],
+        "steps": steps + 1,
+        "tokens": tokens + (usage.input_tokens + usage.output_tokens if usage else 0),
+        "seconds": seconds + elapsed,
+    }
+    calls = reply.tool_calls if isinstance(reply, AIMessage) else []
+    if not calls:
+        return {**update, "stop": "done", "answer": reply.text}
+    keys = [*state.get("keys", []), *(call_key(c["name"], c["args"]) for c in calls)]
+    update["keys"] = keys
+    if repeated(keys, bounds.repeats):
+        update["stop"] = "repeated"
+    return update
+
+
+def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[BaseMessage]:
+    """The messages of the next model call (`nodes.agent.prompt` fixes their order)."""
+    task = Task.model_validate(state["task"])
+    skills = offered(ctx, spec.name)
+    prefix = stable_prefix(spec, skills, domain_brief(ctx.domain.prompts))
+    docs = [(name, skill_doc(ctx.registry.get(name))) for name in state.get("loaded", [])]
+    turn = turn_text(task.goal or "", {"task": task.id, "results": state.get("results") or {}})
+    return agent_messages(prefix, "", turn, docs, state.get("messages", []))
+
+
+async def _ask(
+    ctx: SupportContext, spec: RoleSpec, messages: Sequence[BaseMessage], tools: list[ToolSchema]
+) -> BaseMessage | None:
+    """The first reply down the ladder from the role's tier; None when every tier failed."""
+    tiers = ctx.models
+    start = _size(spec)
+    if tiers is None or start is None:
+        return None
+    site = call_site(f"role_{spec.name}", {}, role=spec.name)
+    for tier, model in tiers.ladder(start):
+        bound = model.bind_tools(tools)
+        reply = await ask_tier(tiers, ctx.pool, site, tier, model, bound, messages)
+        if reply is not None:
+            return reply
+    return None
+
+
+def _size(spec: RoleSpec) -> ModelSize | None:
+    tier = spec.model_tier
+    return None if tier == "rules" else tier

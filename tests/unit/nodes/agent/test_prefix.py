@@ -1,0 +1,89 @@
+"""The role agent's prompt: a stable prefix byte-identical across requests and customers,
+then memory, the turn, loaded skills and the loop's steps, in that order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from nodes.agent.calls import offered
+from nodes.agent.model_step import prompt_of
+from nodes.agent.prompt import prefix_hash
+from nodes.agent.tools import LOAD_SKILL, tool_schemas
+from nodes.bootstrap import load_static_config
+from nodes.context import SupportContext
+from nodes.domain import load_domain
+from skills.context import RuntimeContext
+from skills.runtime import SkillRuntime
+
+
+def context() -> SupportContext:
+    registry, roles = load_static_config()
+    runtime = SkillRuntime(registry, roles, RuntimeContext(pool=None))
+    return SupportContext(
+        domain=load_domain(), skills=runtime, registry=registry, roles=roles, pool=None
+    )
+
+
+def state(user: str, goal: str, **more: Any) -> Any:
+    task = {"id": "g1", "role": "order_query", "skill": "", "goal": goal, "args": {}}
+    return {"task": task, "user_id": user, "audit_id": f"aud-{user}", "results": {}, **more}
+
+
+def test_the_prefix_is_byte_identical_across_customers_and_requests() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    one = prompt_of(ctx, spec, state("ann_lee_1234", "which orders had a lamp"))
+    two = prompt_of(
+        ctx,
+        spec,
+        state("bob_kim_5678", "what did I pay for #W1234567", loaded=["get_order_details_v1"]),
+    )
+    assert isinstance(one[0], SystemMessage) and isinstance(two[0], SystemMessage)
+    assert prefix_hash(str(one[0].content)) == prefix_hash(str(two[0].content))
+    assert one[1:] != two[1:]
+    # Nothing of the request or the customer is in the prefix.
+    assert "ann_lee" not in str(one[0].content) and "lamp" not in str(one[0].content)
+
+
+def test_the_prefix_lists_names_and_one_line_descriptions_only() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
+    kept = ctx.domain.planning.unplannable
+    for skill_id in spec.execute - kept:
+        assert f"- {skill_id}: " in prefix
+    assert "cancel_pending_order_v1" not in prefix
+    assert not [s for s in kept if s in prefix]
+    # A package's full instructions are not in it until loaded.
+    assert "## Parameters" not in prefix
+
+
+def test_order_is_prefix_turn_loaded_docs_then_steps() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    step = AIMessage(content="", tool_calls=[{"name": LOAD_SKILL, "args": {}, "id": "c1"}])
+    messages = prompt_of(
+        ctx,
+        spec,
+        state("ann_lee_1234", "find it", loaded=["get_order_details_v1"], messages=[step]),
+    )
+    kinds = [type(m) for m in messages]
+    assert kinds == [SystemMessage, HumanMessage, HumanMessage, AIMessage]
+    assert "<goal>" in str(messages[1].content)
+    assert "## Parameters" in str(messages[2].content)
+
+
+def test_tools_are_the_whitelist_without_session_parameters() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    skills = offered(ctx, spec.name)
+    tools = tool_schemas(skills, ctx.domain.planning.customer_args)
+    names = [t["function"]["name"] for t in tools]
+    allowed = spec.execute - ctx.domain.planning.unplannable
+    assert set(names) == {*allowed, LOAD_SKILL}
+    user = next(t for t in tools if t["function"]["name"] == "get_user_details_v1")
+    assert user["function"]["parameters"]["properties"] == {}
+    load = tools[-1]["function"]["parameters"]["properties"]["name"]
+    assert set(load["enum"]) == allowed
