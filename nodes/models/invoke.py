@@ -37,8 +37,12 @@ async def invoke(
     deadline: float,
     clock: Clock = time.monotonic,
     sleep: Sleep = asyncio.sleep,
+    max_tokens: int | None = None,
 ) -> BaseMessage:
-    """The model's reply, or the last failure (`ModelCallTimeout`, `ModelDeadlineExceeded`, ...)."""
+    """The model's reply, or the last failure (`ModelCallTimeout`, `ModelDeadlineExceeded`, ...).
+
+    `max_tokens`, when given, is passed to the model call (the request body's `max_tokens`).
+    """
     retrying = AsyncRetrying(
         stop=lambda state: _attempts_or_deadline(state, deadline, clock),
         wait=_wait,
@@ -47,7 +51,9 @@ async def invoke(
         sleep=sleep,
         reraise=True,
     )
-    reply: BaseMessage = await retrying(_attempt, model, messages, per_call_s, deadline, clock)
+    reply: BaseMessage = await retrying(
+        _attempt, model, messages, per_call_s, deadline, clock, max_tokens
+    )
     return reply
 
 
@@ -57,6 +63,7 @@ async def _attempt(
     per_call_s: float,
     deadline: float,
     clock: Clock,
+    max_tokens: int | None,
 ) -> BaseMessage:
     left_s = deadline - clock()
     if left_s <= 0:
@@ -66,7 +73,9 @@ async def _attempt(
         # The client has its own timeout too; this one also bounds slow
         # streaming, a model object that has none, and the request deadline.
         async with asyncio.timeout(timeout_s):
-            return await model.ainvoke(list(messages))
+            if max_tokens is None:
+                return await model.ainvoke(list(messages))
+            return await model.ainvoke(list(messages), max_tokens=max_tokens)
     except Exception as exc:
         if isinstance(exc, TimeoutError) or _client_timeout(exc):
             raise ModelCallTimeout(timeout_s, clipped=timeout_s < per_call_s) from exc
