@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -73,13 +74,25 @@ async def _attempt(
         # The client has its own timeout too; this one also bounds slow
         # streaming, a model object that has none, and the request deadline.
         async with asyncio.timeout(timeout_s):
-            if max_tokens is None:
-                return await model.ainvoke(list(messages))
-            return await model.ainvoke(list(messages), max_tokens=max_tokens)
+            return await model.ainvoke(list(messages), **token_cap(model, max_tokens))
     except Exception as exc:
         if isinstance(exc, TimeoutError) or _client_timeout(exc):
             raise ModelCallTimeout(timeout_s, clipped=timeout_s < per_call_s) from exc
         raise
+
+
+def token_cap(model: BaseChatModel, max_tokens: int | None) -> dict[str, Any]:
+    """The call arguments that cap a reply at `max_tokens` output tokens.
+
+    `ChatOpenAI` sends the cap as `max_completion_tokens`, which OpenAI reads
+    but some OpenAI-compatible local servers ignore; to an endpoint of its own
+    (`OPENAI_BASE_URL`) the cap also goes as the older `max_tokens`.
+    """
+    if max_tokens is None:
+        return {}
+    if getattr(model, "openai_api_base", None):
+        return {"max_tokens": max_tokens, "extra_body": {"max_tokens": max_tokens}}
+    return {"max_tokens": max_tokens}
 
 
 def retry_after_s(exc: BaseException) -> float | None:
