@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import HumanMessage
+from langchain_core.messages.utils import count_tokens_approximately
 
 from checkpoints.errors import ConfigurationError
 from checkpoints.settings import PoolSettings
 from checkpoints.token_ledger import Spent
 from nodes.errors import ModelConfigError
 from nodes.models.budget import DEFAULT_MAX_TOKENS, MIN_REPLY_TOKENS, Allowance, Budgets
+from nodes.models.estimate import estimate_input_tokens
 
 
 def test_unset_budgets_are_no_limit() -> None:
@@ -65,3 +68,11 @@ def test_numeric_settings_share_one_reader() -> None:
     # The pool's settings reject what the model timeouts reject: one helper reads both.
     with pytest.raises(ConfigurationError, match=r"^ROLEGRAPH_POOL_TIMEOUT='nan' is not usable"):
         PoolSettings.from_env({"ROLEGRAPH_POOL_TIMEOUT": "nan"})
+
+
+def test_the_estimate_counts_a_chinese_character_as_a_token() -> None:
+    english = [HumanMessage(content="a" * 400)]
+    chinese = [HumanMessage(content="订" * 400)]
+    base = count_tokens_approximately(english)
+    assert estimate_input_tokens(english) == base  # the four-characters rule
+    assert estimate_input_tokens(chinese) == base + 300  # 400 tokens of text, not 100
