@@ -40,38 +40,38 @@ async def notify_budget_spent(
     pool: Pool, notices: OperatorNotices, site: CallSite, over: BudgetScope, user_id: str
 ) -> list[Notification]:
     """Queue the operators' notices that `over` stopped `site`'s request; the rows queued."""
-    setting = BUDGET_SETTINGS[over]
-    log.warning("%s: the %s token budget (%s) is spent", site.node, over, setting)
-    request = f"{site.thread_id or '-'}:{site.audit_id or '-'}:{site.node}"
-    subject = f"[rolegraph] {over} token budget spent on thread {site.thread_id or '-'}"
+    log.warning("%s: the %s token budget (%s) is spent", site.node, over, BUDGET_SETTINGS[over])
+    key = f"budget:{site.thread_id or '-'}:{site.audit_id or '-'}:{site.node}"
+    subject, body = operator_mail(site, over, user_id)
+    async with pool.connection() as conn, conn.transaction():
+        rows = [
+            await outbox.enqueue(
+                conn, user_id=user_id, recipient=address, subject=subject, body=body,
+                key=f"{key}:email:{address}",
+            )
+            for address in notices.recipients
+        ]  # fmt: skip
+        if notices.webhook_url:
+            hook = await outbox.enqueue(
+                conn, user_id=user_id, recipient=notices.webhook_url,
+                subject=f"{over} token budget spent", body=_webhook_body(site, over, user_id),
+                key=f"{key}:webhook", channel="webhook",
+            )  # fmt: skip
+            rows.append(hook)
+    return rows
+
+
+def operator_mail(site: CallSite, over: BudgetScope, user_id: str) -> tuple[str, str]:
+    """Subject and body of the operators' e-mail about a spent budget."""
+    thread = site.thread_id or "-"
+    subject = f"[rolegraph] {over} token budget spent on thread {thread}"
     body = (
-        f"The {over} token budget ({setting}) kept the model tiers from node {site.node},"
-        f" and its rules tier could not answer.\n\nCustomer:  {user_id}\n"
-        f"Thread:    {site.thread_id or '-'}\nAudit id:  {site.audit_id or '-'}\n"
+        f"The {over} token budget ({BUDGET_SETTINGS[over]}) kept the model tiers from node"
+        f" {site.node}, and its rules tier could not answer.\n\nCustomer:  {user_id}\n"
+        f"Thread:    {thread}\nAudit id:  {site.audit_id or '-'}\n"
         "The customer was told an operator will follow up.\n"
     )
-    rows = []
-    async with pool.connection() as conn, conn.transaction():
-        for address in notices.recipients:
-            key = f"budget:{request}:email:{address}"
-            rows.append(
-                await outbox.enqueue(
-                    conn, user_id=user_id, recipient=address, subject=subject, body=body, key=key
-                )
-            )
-        if notices.webhook_url:
-            rows.append(
-                await outbox.enqueue(
-                    conn,
-                    user_id=user_id,
-                    recipient=notices.webhook_url,
-                    subject=f"{over} token budget spent",
-                    body=_webhook_body(site, over, user_id),
-                    key=f"budget:{request}:webhook",
-                    channel="webhook",
-                )
-            )
-    return rows
+    return subject, body
 
 
 def _webhook_body(site: CallSite, over: BudgetScope, user_id: str) -> str:

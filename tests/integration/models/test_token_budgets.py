@@ -7,6 +7,7 @@ ledger holds, and so what each budget leaves, is known exactly.
 from __future__ import annotations
 
 import dataclasses
+import json
 import uuid
 from typing import Any
 
@@ -151,7 +152,7 @@ async def test_spent_budget_tells_the_customer_and_notifies_operators(support: S
     # Intake's large tier is asked and rejected; what it spent leaves the small tier nothing.
     large = fake("big", "not json", tokens=(6000, 20))
     small = fake("tiny")
-    ops = OperatorNotices(recipients=("ops@example.com",))
+    ops = OperatorNotices(recipients=("ops@example.com",), webhook_url="https://hooks.example/x")
     tiers = ModelTiers(large=large, small=small, budgets=Budgets(request=6000))
     ctx = dataclasses.replace(support.ctx, models=tiers, operator_notices=ops)
     done = await run_request(support.graph, ctx, text=OUT_OF_SCOPE_TEXT, user_id=user)
@@ -159,10 +160,16 @@ async def test_spent_budget_tells_the_customer_and_notifies_operators(support: S
     assert budget_spent_text("en") in done.answer and "outside what I can do" not in done.answer
     async with support.db.pool.connection() as conn:
         cur = await conn.execute(
-            "SELECT recipient, subject, body FROM notifications WHERE idempotency_key LIKE %s",
+            "SELECT channel, recipient, subject, body FROM notifications"
+            " WHERE idempotency_key LIKE %s ORDER BY id",
             (f"budget:{done.thread_id}:{done.audit_id}:intake:%",),
         )
         notices = await cur.fetchall()
-    assert [n["recipient"] for n in notices] == ["ops@example.com"]
+    assert [(n["channel"], n["recipient"]) for n in notices] == [
+        ("email", "ops@example.com"),
+        ("webhook", "https://hooks.example/x"),
+    ]
+    hook = json.loads(notices[1]["body"])
+    assert hook["event"] == "rolegraph.budget.spent" and hook["budget"] == "request"
     assert "request token budget spent" in notices[0]["subject"]
     assert "ROLEGRAPH_BUDGET_REQUEST" in notices[0]["body"] and user in notices[0]["body"]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
 
 from domains.retail.understanding import understand
+from nodes.conversation.model_summary import Summariser
 from nodes.errors import ModelConfigError, ModelOutputInvalid
 from nodes.models import ModelTiers
 from nodes.models.call import CallSite, descend
@@ -83,3 +85,28 @@ async def test_every_call_sets_max_tokens_to_the_cap(scripted: Any) -> None:
     tiers = ModelTiers(large=large, budgets=tiers.budgets)
     await descend(tiers, None, CallSite("planner"), "large", ASK, lambda r, t: r)
     assert large.call_kwargs[0]["max_tokens"] == 300
+
+
+async def test_summary_on_rules_asks_no_model(scripted: Any) -> None:
+    small = scripted()
+    nodes = NodeTiers.from_env({"ROLEGRAPH_TIER_SUMMARY": "rules"})
+    summariser = Summariser(
+        ModelTiers(small=small, nodes=nodes),
+        None,
+        CallSite("compress"),
+        re.compile("x"),
+        frozenset(),
+    )  # type: ignore[arg-type]
+    assert await summariser.ask("turn record: {}", 200) is None
+    assert small.calls == []
+
+
+def test_the_start_up_notice_names_changed_tiers_and_budgets() -> None:
+    env = {
+        **LOCAL,
+        "ROLEGRAPH_MODEL_SMALL": "tiny",
+        "ROLEGRAPH_TIER_PLANNER": "small",
+        "ROLEGRAPH_BUDGET_REQUEST": "5000",
+    }
+    notice = ModelTiers.from_env(env).describe()
+    assert "; node tiers planner=small; token budgets request 5000" in notice
