@@ -120,10 +120,10 @@ class ModelTiers:
         missing = [t for t in LADDER if self.model(t) is None]
         note = f" ({'/'.join(missing)} unset: falls through to the next tier)" if missing else ""
         limits = f"; {self.timeout_s:g}s per call, {self.request_timeout_s:g}s per request"
-        extra = [f"node tiers {n}" for n in [self.nodes.describe()] if n]
-        extra += [f"token budgets {b}" for b in [self.budgets.describe()] if b]
-        more = "".join(f"; {e}" for e in extra)
-        return f"models: {', '.join(parts)}; ladder large -> small -> rules{note}{limits}{more}"
+        nodes, budgets = self.nodes.describe(), self.budgets.describe()
+        limits += f"; node tiers {nodes}" if nodes else ""
+        limits += f"; token budgets {budgets}" if budgets else ""
+        return f"models: {', '.join(parts)}; ladder large -> small -> rules{note}{limits}"
 
 
 def model_name(model: BaseChatModel) -> str:
