@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,8 +27,8 @@ class PoolSettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> PoolSettings:
-        size = _number(env, "ROLEGRAPH_POOL_SIZE", cls.size, int, minimum=1)
-        timeout = _number(env, "ROLEGRAPH_POOL_TIMEOUT", cls.timeout_s, float, minimum=0.1)
+        size = env_number(env, "ROLEGRAPH_POOL_SIZE", cls.size, int, minimum=1)
+        timeout = env_number(env, "ROLEGRAPH_POOL_TIMEOUT", cls.timeout_s, float, minimum=0.1)
         return cls(size=int(size), timeout_s=float(timeout))
 
 
@@ -75,19 +76,31 @@ class DatabaseSettings:
         )
 
 
-def _number(
-    env: Mapping[str, str], name: str, default: float, kind: type[int] | type[float], minimum: float
+def env_number(
+    env: Mapping[str, str],
+    name: str,
+    default: float,
+    kind: type[int] | type[float],
+    minimum: float,
+    error: type[ConfigurationError] = ConfigurationError,
+    unset: str | None = None,
 ) -> float:
+    """The numeric setting `name`: a finite `kind` of at least `minimum`, else `default` when unset.
+
+    The one reader of numeric environment settings: a bad value is a start-up
+    error of class `error`, one line naming the variable and how to fix it
+    (`unset` says what leaving it unset means, by default "the default <default>").
+    """
     raw = env.get(name, "").strip()
     if not raw:
         return default
     try:
-        value = kind(raw)
+        value: float | None = kind(raw)
     except ValueError:
         value = None
-    if value is None or value < minimum:
-        raise ConfigurationError(
-            f"{name}={raw!r} is not usable; set a {kind.__name__} of at least {minimum:g}, "
-            f"or unset it for the default {default:g}"
+    if value is None or not math.isfinite(value) or value < minimum:
+        raise error(
+            f"{name}={raw[:40]!r} is not usable; set a {kind.__name__} of at least {minimum:g}, "
+            f"or unset it for {unset or f'the default {default:g}'}"
         )
     return value

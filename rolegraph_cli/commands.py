@@ -13,6 +13,7 @@ HARNESS_COMMANDS = (
         "tokens", "bearer tokens for `langgraph dev` / the server", "rolegraph_cli.tokens_cmd"
     ),
     CommandGroup("audit", "the audited chain of one audit id, in order", "rolegraph_cli.audit_cmd"),
+    CommandGroup("usage", "model tokens by day, node, role and model", "rolegraph_cli.usage_cmd"),
     CommandGroup("run", "run one customer turn (a new thread, or --thread-id)", _SUPPORT),
     CommandGroup(
         "resume",

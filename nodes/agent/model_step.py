@@ -37,7 +37,7 @@ async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> Age
     spec = ctx.roles[task.role]
     tools = tool_schemas(offered(ctx, spec.name), ctx.domain.planning.customer_args)
     started = time.monotonic()
-    reply = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools)
+    reply = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools, state.get("audit_id"))
     elapsed = time.monotonic() - started
     if reply is None:
         return {"stop": "no_model", "seconds": seconds + elapsed}
@@ -69,14 +69,19 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
 
 
 async def _ask(
-    ctx: SupportContext, spec: RoleSpec, messages: Sequence[BaseMessage], tools: list[ToolSchema]
+    ctx: SupportContext,
+    spec: RoleSpec,
+    messages: Sequence[BaseMessage],
+    tools: list[ToolSchema],
+    audit_id: str | None,
 ) -> BaseMessage | None:
     """The first reply down the ladder from the role's tier; None when every tier failed."""
     tiers = ctx.models
     start = _size(spec)
     if tiers is None or start is None:
         return None
-    site = call_site(f"role_{spec.name}", {}, role=spec.name)
+    # The request's audit id and the role: the request and agent budgets count them.
+    site = call_site(f"role_{spec.name}", {"audit_id": audit_id}, role=spec.name)
     for tier, model in tiers.ladder(start):
         bound = model.bind_tools(tools)
         reply = await ask_tier(tiers, ctx.pool, site, tier, model, bound, messages)

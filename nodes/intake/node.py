@@ -18,7 +18,10 @@ from nodes.identity import identity_of
 from nodes.inputs import input_problem
 from nodes.intake.customer import REFUSE_OTHER_CUSTOMER, Customer, resolve_customer
 from nodes.language import Bilingual, Lang, lang_of, say
-from nodes.models.ladder import model_understanding
+from nodes.models.budget_notice import budget_spent_text, notify_budget_spent
+from nodes.models.call import call_site
+from nodes.models.ladder import NODE as INTAKE_NODE
+from nodes.models.ladder import model_reading
 from nodes.state import QuestionData, SupportState, stored
 
 # What a domain does not word itself (`DomainAnswers.refusals`) is said this way.
@@ -58,7 +61,7 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
     if reading.rules is None:
         return {**settled, "trace": [*reading.trace, "intake: the reply settled the question"]}
     resolved_state: SupportState = {**state, "text": reading.rules.text}
-    understanding = await model_understanding(ctx, resolved_state, reading.rules)
+    understanding, over_budget = await model_reading(ctx, resolved_state, reading.rules)
     # Asked what the customer wants done, the turn is a question, not "out of scope".
     asks_what = reading.asking is not None and reading.asking.slot == INTENT
     refusal = await _refusal(ctx, customer.user_id, understanding, asks_what=asks_what)
@@ -68,6 +71,13 @@ async def intake(state: SupportState, runtime: Runtime[SupportContext]) -> dict[
             # "hello" is answered; "actually, don't": the reply's own answer says what happened.
             refusal = None
             settled["followup"] = " ".join(filter(None, [settled["followup"], polite]))
+    if over_budget and refusal is not None and understanding.intents == (OUT_OF_SCOPE,):
+        # The rules could not read it and a spent budget kept the models from trying.
+        site = call_site(INTAKE_NODE, dict(resolved_state))
+        await notify_budget_spent(
+            ctx.pool, ctx.operator_notices, site, over_budget, customer.user_id
+        )
+        refusal = budget_spent_text(understanding.lang)
     return {
         **settled,
         "understanding": understanding.model_dump(mode="json"),

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -37,8 +38,12 @@ async def invoke(
     deadline: float,
     clock: Clock = time.monotonic,
     sleep: Sleep = asyncio.sleep,
+    max_tokens: int | None = None,
 ) -> BaseMessage:
-    """The model's reply, or the last failure (`ModelCallTimeout`, `ModelDeadlineExceeded`, ...)."""
+    """The model's reply, or the last failure (`ModelCallTimeout`, `ModelDeadlineExceeded`, ...).
+
+    `max_tokens`, when given, is passed to the model call (the request body's `max_tokens`).
+    """
     retrying = AsyncRetrying(
         stop=lambda state: _attempts_or_deadline(state, deadline, clock),
         wait=_wait,
@@ -47,7 +52,9 @@ async def invoke(
         sleep=sleep,
         reraise=True,
     )
-    reply: BaseMessage = await retrying(_attempt, model, messages, per_call_s, deadline, clock)
+    reply: BaseMessage = await retrying(
+        _attempt, model, messages, per_call_s, deadline, clock, max_tokens
+    )
     return reply
 
 
@@ -57,6 +64,7 @@ async def _attempt(
     per_call_s: float,
     deadline: float,
     clock: Clock,
+    max_tokens: int | None,
 ) -> BaseMessage:
     left_s = deadline - clock()
     if left_s <= 0:
@@ -66,11 +74,25 @@ async def _attempt(
         # The client has its own timeout too; this one also bounds slow
         # streaming, a model object that has none, and the request deadline.
         async with asyncio.timeout(timeout_s):
-            return await model.ainvoke(list(messages))
+            return await model.ainvoke(list(messages), **token_cap(model, max_tokens))
     except Exception as exc:
         if isinstance(exc, TimeoutError) or _client_timeout(exc):
             raise ModelCallTimeout(timeout_s, clipped=timeout_s < per_call_s) from exc
         raise
+
+
+def token_cap(model: BaseChatModel, max_tokens: int | None) -> dict[str, Any]:
+    """The call arguments that cap a reply at `max_tokens` output tokens.
+
+    `ChatOpenAI` sends the cap as `max_completion_tokens`, which OpenAI reads
+    but some OpenAI-compatible local servers ignore; to an endpoint of its own
+    (`OPENAI_BASE_URL`) the cap also goes as the older `max_tokens`.
+    """
+    if max_tokens is None:
+        return {}
+    if getattr(model, "openai_api_base", None):
+        return {"max_tokens": max_tokens, "extra_body": {"max_tokens": max_tokens}}
+    return {"max_tokens": max_tokens}
 
 
 def retry_after_s(exc: BaseException) -> float | None:

@@ -16,7 +16,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.contracts import Understanding
 from nodes.domain import Domain, SlotSpec
-from nodes.models.call import call_site, descend
+from nodes.models.budget import BudgetScope
+from nodes.models.call import call_site, descend_within_budget
 from nodes.models.grounding import ground_reading
 from nodes.models.prompts import Prompts, domain_prompt
 from nodes.models.schema import parse_reply, reading_schema
@@ -36,9 +37,16 @@ async def model_understanding(
     ctx: SupportContext, state: SupportState, rules: Understanding
 ) -> Understanding:
     """The best grounded reading from the model tiers, else `rules` unchanged."""
+    return (await model_reading(ctx, state, rules))[0]
+
+
+async def model_reading(
+    ctx: SupportContext, state: SupportState, rules: Understanding
+) -> tuple[Understanding, BudgetScope | None]:
+    """`model_understanding`, and the token budget that kept a model tier from reading, if any."""
     tiers = ctx.models
     if tiers is None or not tiers.available:
-        return rules
+        return rules, None
     vocabulary = ctx.domain.understanding
     schema = reading_schema(vocabulary.slots)
 
@@ -49,8 +57,10 @@ async def model_understanding(
     site = call_site(NODE, dict(state))
     # Every request passes intake first: its model calls start the request's budget.
     tiers.requests.start(site.thread_id, tiers.request_timeout_s)
-    found = await descend(tiers, ctx.pool, site, INTAKE_TIER, messages, accept)
-    return found if found is not None else rules
+    found = await descend_within_budget(tiers, ctx.pool, site, INTAKE_TIER, messages, accept)
+    if found.value is not None:
+        return found.value, None
+    return rules, found.over_budget
 
 
 def intake_messages(prompts: Prompts, rules: Understanding, domain: Domain) -> list[BaseMessage]:

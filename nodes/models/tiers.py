@@ -6,16 +6,18 @@ tier; nothing else in the system has to know whether a model exists.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
 
+from checkpoints.settings import env_number
 from nodes.errors import ModelConfigError
 from nodes.models.breaker import ModelBreakers
+from nodes.models.budget import Budgets
 from nodes.models.deadline import RequestClock
+from nodes.models.node_tiers import NodeTier, NodeTiers
 from nodes.models.prompts import Prompts, load_prompts
 
 ModelSize = Literal["small", "large"]
@@ -23,6 +25,7 @@ ModelSize = Literal["small", "large"]
 LADDER: tuple[ModelSize, ...] = ("large", "small")
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_REQUEST_TIMEOUT_S = 60.0
+_MIN_SECONDS = 0.001
 NO_MODEL_NOTICE = (
     "no model configured (ROLEGRAPH_MODEL_SMALL/LARGE unset): every node runs its rules tier"
 )
@@ -47,11 +50,16 @@ class ModelTiers:
     prompts: Prompts = field(default_factory=load_prompts)
     breakers: ModelBreakers = field(default_factory=ModelBreakers)
     requests: RequestClock = field(default_factory=RequestClock)
+    nodes: NodeTiers = field(default_factory=NodeTiers)
+    """Where each harness node's ladder starts (`ROLEGRAPH_TIER_<NODE>`)."""
+    budgets: Budgets = field(default_factory=Budgets)
+    """Token budgets and the per-call output cap (`ROLEGRAPH_BUDGET_*`, `ROLEGRAPH_MAX_TOKENS`)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> ModelTiers:
-        """Read OPENAI_API_KEY, OPENAI_BASE_URL, ROLEGRAPH_MODEL_SMALL/LARGE and the
-        timeouts ROLEGRAPH_MODEL_TIMEOUT / ROLEGRAPH_REQUEST_TIMEOUT.
+        """Read OPENAI_API_KEY, OPENAI_BASE_URL, ROLEGRAPH_MODEL_SMALL/LARGE, the
+        timeouts ROLEGRAPH_MODEL_TIMEOUT / ROLEGRAPH_REQUEST_TIMEOUT, the node
+        tiers ROLEGRAPH_TIER_<NODE> and the budgets ROLEGRAPH_BUDGET_* / ROLEGRAPH_MAX_TOKENS.
 
         Prompts are loaded and checked here, so a broken prompt file fails at
         start-up rather than on the first request.
@@ -60,8 +68,15 @@ class ModelTiers:
         names = {t: env.get(f"ROLEGRAPH_MODEL_{t.upper()}", "").strip() for t in LADDER}
         timeout_s = _seconds(env, "ROLEGRAPH_MODEL_TIMEOUT", DEFAULT_TIMEOUT_S)
         request_s = _seconds(env, "ROLEGRAPH_REQUEST_TIMEOUT", DEFAULT_REQUEST_TIMEOUT_S)
+        settings = cls(
+            timeout_s=timeout_s,
+            request_timeout_s=request_s,
+            prompts=prompts,
+            nodes=NodeTiers.from_env(env),
+            budgets=Budgets.from_env(env),
+        )
         if not any(names.values()):
-            return cls(timeout_s=timeout_s, request_timeout_s=request_s, prompts=prompts)
+            return settings
         base_url = env.get("OPENAI_BASE_URL", "").strip() or None
         api_key = env.get("OPENAI_API_KEY", "").strip()
         if not api_key and base_url is None:
@@ -75,13 +90,7 @@ class ModelTiers:
             tier: _chat_openai(name, key, base_url, timeout_s) if name else None
             for tier, name in names.items()
         }
-        return cls(
-            small=built["small"],
-            large=built["large"],
-            timeout_s=timeout_s,
-            request_timeout_s=request_s,
-            prompts=prompts,
-        )
+        return replace(settings, small=built["small"], large=built["large"])
 
     @property
     def available(self) -> bool:
@@ -94,6 +103,12 @@ class ModelTiers:
         pairs = ((t, self.model(t)) for t in tiers)
         return tuple((t, m) for t, m in pairs if m is not None)
 
+    def ladder_from(self, start: NodeTier) -> tuple[tuple[ModelSize, BaseChatModel], ...]:
+        """`ladder(start)`, or no tier at all when the node starts at `rules`."""
+        if start == "rules":
+            return ()
+        return self.ladder("small" if start == "small" else "large")
+
     def model(self, tier: ModelSize) -> BaseChatModel | None:
         return self.large if tier == "large" else self.small
 
@@ -105,6 +120,9 @@ class ModelTiers:
         missing = [t for t in LADDER if self.model(t) is None]
         note = f" ({'/'.join(missing)} unset: falls through to the next tier)" if missing else ""
         limits = f"; {self.timeout_s:g}s per call, {self.request_timeout_s:g}s per request"
+        nodes, budgets = self.nodes.describe(), self.budgets.describe()
+        limits += f"; node tiers {nodes}" if nodes else ""
+        limits += f"; token budgets {budgets}" if budgets else ""
         return f"models: {', '.join(parts)}; ladder large -> small -> rules{note}{limits}"
 
 
@@ -135,15 +153,4 @@ def _chat_openai(name: str, key: str, base_url: str | None, timeout_s: float) ->
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not math.isfinite(value) or value <= 0:
-        raise ModelConfigError(
-            f"{name}={raw!r} is not a positive number of seconds; fix or unset it"
-        )
-    return value
+    return env_number(env, name, default, float, _MIN_SECONDS, ModelConfigError)

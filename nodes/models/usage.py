@@ -1,4 +1,4 @@
-"""Token usage per model call, written to `token_ledger` for per-day budgets."""
+"""Token usage per model call, written to `token_ledger` for budgets and `rolegraph usage`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from langchain_core.messages import BaseMessage
 
 from checkpoints import token_ledger
 from checkpoints.opening import Pool
+from checkpoints.token_ledger import Outcome
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,13 @@ async def record_usage(
     model: str,
     input_tokens: int,
     output_tokens: int,
+    audit_id: str | None = None,
+    outcome: Outcome = "replied",
+    estimated: bool = False,
 ) -> None:
     """Append one row to `token_ledger`."""
-    row = token_ledger.UsageRow(node, model, input_tokens, output_tokens, thread_id, role)
+    row = token_ledger.UsageRow(
+        node, model, input_tokens, output_tokens, thread_id, role, audit_id, outcome, estimated
+    )
     async with pool.connection() as conn:
         await token_ledger.record_usage(conn, row)

@@ -14,7 +14,9 @@ from domains.retail.understanding import understand
 from nodes.context import SupportContext
 from nodes.domain import load_domain
 from nodes.models import ModelTiers
-from nodes.models.ladder import model_understanding
+from nodes.models.budget import DEFAULT_MAX_TOKENS
+from nodes.models.estimate import estimate_input_tokens
+from nodes.models.ladder import intake_messages, model_understanding
 from nodes.models.usage import record_usage
 from tests.fakes.chat import ScriptedChatModel, Sleep
 
@@ -75,12 +77,27 @@ async def test_every_answered_call_is_recorded_even_when_rejected(db: Database) 
     ]
 
 
-async def test_a_timed_out_call_records_nothing(db: Database) -> None:
+async def test_a_timed_out_call_is_recorded_as_an_estimate(db: Database) -> None:
     thread = f"t-{uuid.uuid4().hex[:8]}"
     tiers = ModelTiers(large=fake("big", Sleep()), small=fake("tiny", VALID), timeout_s=0.05)
-    out = await model_understanding(ctx(db, tiers), {"thread_id": thread}, understand(TEXT))
+    rules = understand(TEXT)
+    out = await model_understanding(ctx(db, tiers), {"thread_id": thread}, rules)
     assert out.tier == "small"
-    assert [r["model"] for r in await ledger(db, thread)] == ["tiny"]
+    prompt = estimate_input_tokens(intake_messages(tiers.prompts, rules, load_domain()))
+    async with db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT model, input_tokens, output_tokens, outcome, estimated FROM token_ledger"
+            " WHERE thread_id = %s ORDER BY id",
+            (thread,),
+        )
+        rows = await cur.fetchall()
+    # The hung call may have generated everything it was allowed: counted as such.
+    assert rows == [
+        {"model": "big", "input_tokens": prompt, "output_tokens": DEFAULT_MAX_TOKENS,
+         "outcome": "timed_out", "estimated": True},
+        {"model": "tiny", "input_tokens": 11, "output_tokens": 7,
+         "outcome": "replied", "estimated": False},
+    ]  # fmt: skip
 
 
 class _State(TypedDict, total=False):

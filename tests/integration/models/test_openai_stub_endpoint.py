@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 
 from checkpoints.opening import Database
+from checkpoints.token_ledger import UsageRow, record_usage
 from domains.retail.understanding import understand
 from nodes.context import SupportContext
 from nodes.domain import load_domain
 from nodes.models import ModelTiers
-from nodes.models.ladder import model_understanding
+from nodes.models.estimate import estimate_input_tokens
+from nodes.models.ladder import intake_messages, model_understanding
 
 TEXT = "What is going on with the blender in #W1234567?"
 VALID = json.dumps({"intents": ["refund_status"], "slots": {"order_ids": ["#W1234567"]}})
@@ -171,7 +173,8 @@ async def test_http_error_on_large_falls_to_small_without_client_retries(
     assert out.tier == "small"
     # max_retries=0: the failing tier is asked exactly once; the ladder moves on.
     assert [r["model"] for r in stub.requests] == ["stub-large", "stub-small"]
-    assert [r["model"] for r in await _ledger(db, thread)] == ["stub-small"]
+    # The failed call is in the ledger too: its input estimated, no output.
+    assert [r["model"] for r in await _ledger(db, thread)] == ["stub-large", "stub-small"]
 
 
 async def test_hostile_endpoint_cannot_widen_order_ids(db: Database, stub: Stub) -> None:
@@ -231,3 +234,57 @@ async def test_a_hanging_endpoint_costs_one_timeout_then_the_breaker_skips_it(
     # The breaker is open: later requests never reached the endpoint.
     assert _received(stub, "stub-large") == 1
     assert tiers.breakers.state("large") == "open"
+
+
+async def test_max_tokens_reaches_the_request_body(db: Database, stub: Stub) -> None:
+    stub.answers["stub-small"] = (200, VALID)
+    env = _env(stub, small="stub-small") | {"ROLEGRAPH_MAX_TOKENS": "200"}
+    tiers = ModelTiers.from_env(env)
+    out = await model_understanding(_ctx(db, tiers), {}, understand(TEXT))
+    assert out.tier == "small"
+    [request] = stub.requests
+    # Both spellings: OpenAI reads the newer, some local servers only the older.
+    assert request["max_completion_tokens"] == 200 and request["max_tokens"] == 200
+
+
+async def test_max_tokens_in_the_body_is_what_the_request_budget_leaves(
+    db: Database, stub: Stub
+) -> None:
+    stub.answers["stub-small"] = (200, VALID)
+    env = _env(stub, small="stub-small") | {"ROLEGRAPH_BUDGET_REQUEST": "5000"}
+    tiers = ModelTiers.from_env(env)
+    rules = understand(TEXT)
+    thread = f"t-{uuid.uuid4().hex[:8]}"
+    prompt = estimate_input_tokens(intake_messages(tiers.prompts, rules, load_domain()))
+    state = {"thread_id": thread, "audit_id": "aud-stub"}
+    async with db.pool.connection() as conn:
+        spent = UsageRow("planner", "m", 4000, 0, thread, audit_id="aud-stub")
+        await record_usage(conn, spent)
+    await model_understanding(_ctx(db, tiers), state, rules)
+    [request] = stub.requests
+    assert request["max_completion_tokens"] == 5000 - 4000 - prompt
+
+
+async def test_two_tiers_naming_the_same_model_are_asked_once(db: Database, stub: Stub) -> None:
+    stub.answers["stub-same"] = (200, "not the JSON intake wants")
+    tiers = ModelTiers.from_env(_env(stub, small="stub-same", large="stub-same"))
+    rules = understand(TEXT)
+    thread = f"t-{uuid.uuid4().hex[:8]}"
+    out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, rules)
+    assert out == rules
+    assert _received(stub, "stub-same") == 1  # the small tier would send the identical request
+    assert len(await _ledger(db, thread)) == 1
+
+
+async def test_a_timed_out_call_is_recorded_with_its_max_tokens(db: Database, stub: Stub) -> None:
+    stub.hanging.add("stub-large")
+    env = _env(stub, large="stub-large") | {
+        "ROLEGRAPH_MODEL_TIMEOUT": "0.5",
+        "ROLEGRAPH_MAX_TOKENS": "300",
+    }
+    tiers = ModelTiers.from_env(env)
+    thread = f"t-{uuid.uuid4().hex[:8]}"
+    out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, understand(TEXT))
+    assert out.tier == "rules"
+    [row] = await _ledger(db, thread)
+    assert row["model"] == "stub-large" and row["output_tokens"] == 300 and row["input_tokens"] > 0
