@@ -366,7 +366,7 @@ class Domain:
     knowledge: Path
     """Knowledge partitions (`<partition>/partition.yaml` and `*.md`)."""
     prompts: Path
-    """`intake.md` and `planner.md`: what the model tiers are told about the domain."""
+    """`intake.md`, `planner.md` and `compose.md`: what the model tiers are told about the domain."""
     migrations: MigrationSource
     resources: ResourceVocabulary
     understanding: DomainUnderstanding
