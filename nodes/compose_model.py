@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from nodes.contracts import ReviewVerdict
-from nodes.domain import Domain
+from nodes.domain import Domain, DomainAnswers
 from nodes.errors import ModelOutputInvalid
 from nodes.language import Lang, turn_lang
 from nodes.models.call import call_site, descend
@@ -52,11 +52,43 @@ class ModelDraft:
     """True when it is the revision the reviewer's feedback asked for."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Rejected:
     text: str
     tier: ModelSize
     verdict: ReviewVerdict
+
+
+@dataclass
+class _Reviewer:
+    """Checks each reply against the template; keeps the first rejected one for its revision."""
+
+    template: str
+    results: str
+    state: SupportState
+    answers: DomainAnswers
+    rejected: _Rejected | None = None
+
+    def first(self, reply: str, tier: ModelSize) -> ModelDraft:
+        """A `descend` check: the reply as an approved draft, or `ModelOutputInvalid`."""
+        return self._checked(reply.strip(), tier, revised=False)
+
+    def revised(self, reply: str, tier: ModelSize) -> ModelDraft:
+        """The same check of the revision."""
+        return self._checked(reply.strip(), tier, revised=True)
+
+    def _checked(self, text: str, tier: ModelSize, revised: bool) -> ModelDraft:
+        verdict = check_model_draft(
+            text,
+            template=self.template,
+            results=self.results,
+            state=self.state,
+            answers=self.answers,
+        )
+        if not verdict.approved:
+            self.rejected = self.rejected or _Rejected(text, tier, verdict)
+            raise ModelOutputInvalid(NODE, "; ".join(verdict.feedback[:3]))
+        return ModelDraft(text=text, tier=tier, revised=revised)
 
 
 def model_may_word(state: SupportState) -> bool:
@@ -75,33 +107,24 @@ async def model_draft(
     tiers = ctx.models
     if tiers is None or not tiers.available or not model_may_word(state):
         return None
-    rejected: list[_Rejected] = []
-
-    def accept(reply: str, tier: ModelSize, revised: bool = False) -> ModelDraft:
-        text = reply.strip()
-        verdict = check_model_draft(
-            text, template=template, results=results, state=state, answers=ctx.domain.answers
-        )
-        if not verdict.approved:
-            rejected.append(_Rejected(text, tier, verdict))
-            raise ModelOutputInvalid(NODE, "; ".join(verdict.feedback[:3]))
-        return ModelDraft(text=text, tier=tier, revised=revised)
-
+    reviewer = _Reviewer(template, results, state, ctx.domain.answers)
     messages = compose_messages(tiers.prompts, ctx.domain, state, template, results)
     site = call_site(NODE, dict(state))
-    found = await descend(tiers, ctx.pool, site, COMPOSE_TIER, messages, accept)
-    if found is not None or not rejected:
+    found = await descend(tiers, ctx.pool, site, COMPOSE_TIER, messages, reviewer.first)
+    sent_back = reviewer.rejected
+    if found is not None or sent_back is None:
         return found
-    first = rejected[0]
-    feedback = "\n".join(f"- {f}" for f in first.verdict.feedback)
-    revision = [
-        *messages,
-        AIMessage(content=first.text),
-        HumanMessage(content=tiers.prompts.render("compose_revision", feedback=feedback)),
+    revision = [*messages, *revision_turn(tiers.prompts, sent_back.text, sent_back.verdict)]
+    return await descend(tiers, ctx.pool, site, sent_back.tier, revision, reviewer.revised)
+
+
+def revision_turn(prompts: Prompts, draft: str, verdict: ReviewVerdict) -> list[BaseMessage]:
+    """The rejected draft as the model's turn, then the reviewer's feedback asking for another."""
+    feedback = "\n".join(f"- {f}" for f in verdict.feedback)
+    return [
+        AIMessage(content=draft),
+        HumanMessage(content=prompts.render("compose_revision", feedback=feedback)),
     ]
-    return await descend(
-        tiers, ctx.pool, site, first.tier, revision, lambda r, t: accept(r, t, revised=True)
-    )
 
 
 def compose_messages(

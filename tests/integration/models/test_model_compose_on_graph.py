@@ -10,11 +10,16 @@ never causes an escalation.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from checkpoints.opening import Database
 from graphs.api import RunReport, run_request
+from nodes.bootstrap import build_support_context
+from nodes.domain import load_domain
+from nodes.errors import PromptConfigError
 from nodes.models import ModelTiers
 from tests.fakes.chat import ScriptedChatModel, Sleep
 from tests.integration.graph.helpers import user_with_orders, with_executor
@@ -145,3 +150,12 @@ async def test_a_draft_following_an_instruction_in_tool_output_is_not_used(
     done, small = await ask(support, text, user, obeying, obeying, ctx=ctx)
     assert done.answer == rules.answer
     assert "follows an instruction found in tool output" in small.calls[3][-1].text
+
+
+async def test_a_missing_domain_compose_prompt_is_a_start_up_error(
+    retail_db: Database, tmp_path: Path
+) -> None:
+    (tmp_path / "intake.md").write_text("A desk.", encoding="utf-8")
+    domain = dataclasses.replace(load_domain(), prompts=tmp_path)
+    with pytest.raises(PromptConfigError, match=r"compose\.md.*add it to the domain pack"):
+        await build_support_context(retail_db.pool, env={}, domain=domain, models=ModelTiers())
