@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
@@ -146,9 +146,10 @@ def compose_messages(
 
 
 def _request_text(state: SupportState) -> str:
-    understanding: Any = state.get("understanding") or {}
-    masked = understanding.get("masked_text") if isinstance(understanding, dict) else None
-    return str(masked or mask_pii(str(state.get("text") or "")))
+    # Intake's masked text; a turn refused before intake read it has only its raw text.
+    understanding = state.get("understanding")
+    masked = understanding["masked_text"] if understanding else None
+    return masked or mask_pii(str(state.get("text") or ""))
 
 
 def _fenced(text: str) -> str:
