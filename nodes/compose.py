@@ -8,12 +8,14 @@ skipped step); the domain (`Domain.answers`) words what did.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from nodes.agent.answer import agent_sentences
+from nodes.compose_model import model_draft
 from nodes.conditions import condition_skipped
 from nodes.context import SupportContext
 from nodes.contracts import (
@@ -38,13 +40,40 @@ NOTHING_DONE = Bilingual("I could not complete your request.", "抱歉，我没�
 
 
 async def compose(state: SupportState, runtime: Runtime[SupportContext]) -> dict[str, Any]:
+    """The turn's draft: the model tier's when one is configured and approved, else the template."""
+    ctx = runtime.context
     review = ReviewVerdict.model_validate(state["review"]) if state.get("review") else None
-    sentences = compose_sentences(state, runtime.context.domain)
+    sentences = compose_sentences(state, ctx.domain)
     if review and not review.approved:
         sentences = [s for s in sentences if not any(f in s for f in _flagged(review))]
     lang = turn_lang(state)
     draft = mask_pii(join_sentences(sentences, lang)) if sentences else NOTHING_DONE.say(lang)
+    if sentences:
+        worded = await model_draft(ctx, state, draft, results_data(state, ctx.domain))
+        if worded is not None:
+            how = "revised draft" if worded.revised else "draft"
+            return {"draft": worded.text, "trace": [f"compose[{worded.tier}]: model {how}"]}
     return {"draft": draft, "trace": [f"compose: {len(sentences)} sentence(s)"]}
+
+
+def results_data(state: SupportState, domain: Domain) -> str:
+    """The turn's results as a model is shown them: the steps the template tells, in plan
+    order, their payloads quoted (tool output is data) and masked; never error text."""
+    plan = plan_of(state)
+    outcomes = {k: TaskOutcome.model_validate(v) for k, v in (state.get("outcomes") or {}).items()}
+    own, shapes = own_ids(plan, outcomes, domain), id_shapes(domain)
+    stale = _superseded(plan, outcomes, domain)
+    steps = [
+        {
+            "step": step_words(o.skill, domain, "en"),
+            "status": o.status,
+            "error_code": o.error_code,
+            "result": quote_outcome(o, own, shapes).payload,
+        }
+        for t in plan.tasks
+        if (o := outcomes.get(t.id)) is not None and t.id not in stale
+    ]
+    return mask_pii(json.dumps(steps, ensure_ascii=False, default=str))
 
 
 def compose_sentences(state: SupportState, domain: Domain) -> list[str]:

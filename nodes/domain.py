@@ -238,6 +238,9 @@ class DomainAnswers(Protocol):
     """Facts (ids, amounts) a draft may only state when a result or the request holds them."""
     claims: Mapping[str, str]
     """Claim phrase -> the skill whose success it needs."""
+    statuses: Mapping[str, tuple[str, ...]]
+    """Record status as results store it -> the other words an answer names it by (either
+    language); a model draft may state a status only when the results or the template do."""
     refusals: Mapping[str, Bilingual]
     """Harness refusal kind (`out_of_scope`, `no_customer`, `foreign` with `{ids}`) -> text."""
     foreign: Mapping[str, str]
@@ -368,7 +371,7 @@ class Domain:
     knowledge: Path
     """Knowledge partitions (`<partition>/partition.yaml` and `*.md`)."""
     prompts: Path
-    """`intake.md` and `planner.md`: what the model tiers are told about the domain."""
+    """`intake.md`, `planner.md` and `compose.md`: what the model tiers are told about the domain."""
     migrations: MigrationSource
     resources: ResourceVocabulary
     understanding: DomainUnderstanding

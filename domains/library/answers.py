@@ -152,6 +152,14 @@ class LibraryAnswers:
         "已为您减免": "waive_fine_v1",
         "已加入发送队列": "send_notification_v1",
     }
+    statuses: Mapping[str, tuple[str, ...]] = {
+        "renewed": ("已续借",),
+        "waived": ("已减免", "已为您减免"),
+        "returned": ("已归还",),
+        "overdue": ("逾期",),
+        "queued": ("已加入发送队列",),
+    }
+    """Loan and notification states a model draft may only state when the template does."""
     refusals: Mapping[str, Bilingual] = REFUSALS
     foreign: Mapping[str, str] = {"loan_ids": "another loan"}
     reasons: Mapping[str, Bilingual] = {}

@@ -40,6 +40,16 @@ CLAIMS: Mapping[str, str] = {
     "通知已发送": "send_notification_v1",
     "已加入发送队列": "send_notification_v1",
 }
+STATUSES: Mapping[str, tuple[str, ...]] = {
+    "pending": ("待处理",),
+    "processed": ("已发货",),
+    "delivered": ("已送达",),
+    "cancelled": ("canceled", "已取消"),
+    "return requested": ("已申请退货",),
+    "exchange requested": ("已申请换货",),
+    "queued": ("已加入发送队列",),
+}
+"""Order (and notification) statuses and their other words: what a model draft is checked by."""
 FOREIGN: Mapping[str, str] = {"order_ids": "another order"}
 REASONS: Mapping[str, Bilingual] = {
     "replanned": Bilingual(
@@ -89,6 +99,7 @@ class RetailAnswers:
 
     facts = FACTS
     claims = CLAIMS
+    statuses = STATUSES
     refusals: Mapping[str, Bilingual] = {}
     foreign = FOREIGN
     reasons = REASONS

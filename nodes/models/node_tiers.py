@@ -36,8 +36,9 @@ DEFAULT_NODE_TIERS: Mapping[str, NodeTier] = MappingProxyType(
     {
         "intake": "large",
         "planner": "large",
-        # Compose and review are templates until they have a model tier.
-        "compose": "rules",
+        # Compose words the answer on the small tier, checked against the template
+        # (`nodes.compose_model`); the reviewer's checks are rules.
+        "compose": "small",
         "review": "rules",
         "compress": "small",
     }

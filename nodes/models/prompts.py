@@ -30,6 +30,9 @@ REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType(
         "intake_request": frozenset({"text"}),
         "planner": frozenset({"roles", "skills"}),
         "planner_request": frozenset({"intents", "slots", "user_id", "draft"}),
+        "compose": frozenset({"domain", "language"}),
+        "compose_request": frozenset({"text", "results", "draft"}),
+        "compose_revision": frozenset({"feedback"}),
         "summarise": frozenset({"limit"}),
         "summarise_request": frozenset({"data"}),
     }

@@ -58,7 +58,7 @@ def leaked(answer: str, error: str) -> list[str]:
 @pytest.mark.parametrize("error", HOSTILE)
 async def test_a_failed_step_is_told_without_its_error_text(code: str | None, error: str) -> None:
     state = failed_state(code, error)
-    out = await compose(state, SimpleNamespace(context=SimpleNamespace(domain=DOMAIN)))  # type: ignore[arg-type]
+    out = await compose(state, SimpleNamespace(context=SimpleNamespace(domain=DOMAIN, models=None)))  # type: ignore[arg-type]
     answer = out["draft"]
     assert answer.startswith("I could not complete track shipment for order #W1234567: ")
     assert leaked(answer, error) == []

@@ -65,14 +65,17 @@ async def test_hostile_plan_is_rejected_and_nothing_is_cancelled(support: Suppor
     )
     # The small tier tries the same change under a role that may cancel: still
     # not something the customer asked for.
-    small = fake(plan(track, ("b", "billing_specialist", "cancel_pending_order_v1", cancel, [])))
+    small = fake(
+        plan(track, ("b", "billing_specialist", "cancel_pending_order_v1", cancel, [])),
+        RuntimeError("compose's model tier is not under test: the template answers"),
+    )
     done = await run(support, large, small, f"Where is my order {order}? track it", user)
     assert any(line.startswith("planner[rules]: ") for line in done.trace)
     assert [t["skill"] for t in done.plan] == ["track_shipment_v1", "calculate_eta_v1"]
     assert not done.interrupts
     assert await order_status(support.db.pool, order) == "pending"
     assert await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1") == []
-    assert len(small.calls) == 1
+    assert len(small.calls) == 2  # the planner's, then compose's
 
 
 async def test_a_plan_dropping_the_requested_cancel_falls_back(support: Support) -> None:

@@ -14,6 +14,7 @@ from tests.support_fixtures import Support
 
 NOT_JSON = "I would rather chat."
 """Intake's and the planner's calls: rejected, so their rules tier runs."""
+COMPOSE_DOWN = RuntimeError("compose's model tier is not under test: the template answers")
 
 
 async def _ledger_calls(support: Support, thread_id: str, node: str) -> int:
@@ -39,13 +40,15 @@ async def test_a_model_summary_that_invents_an_order_id_is_not_used(support: Sup
     invented = "Turns 1-2: the customer asked about #W0000001, which was cancelled."
     merged = f"The customer checked orders {orders[0]} and {orders[1]}, then asked about policies."
     groups = [invented, "Turns 3-5: return and shipping questions.", "Turns 5-7: the same again."]
-    small = ScriptedChatModel(script=[NOT_JSON, NOT_JSON, *groups, merged], model_name="tiny")
+    small = ScriptedChatModel(
+        script=[NOT_JSON, NOT_JSON, COMPOSE_DOWN, *groups, merged], model_name="tiny"
+    )
     tight = dataclasses.replace(
         support.ctx, models=ModelTiers(small=small), context_budget=ContextBudget(tokens=500)
     )
     done = await run_request(support.graph, tight, text=asks[9], user_id=user, thread_id=tid)
     assert done.status == "completed" and "compress[small]: 14 messages" in " ".join(done.trace)
-    merge_request = small.calls[5][1].text
+    merge_request = small.calls[6][1].text
     assert "#W0000001" not in merge_request  # the invented group summary was replaced
     assert f"group 1: turns 1-2: ids {orders[0]}" in merge_request  # ... by the extractive one
     assert groups[1] in merge_request and groups[2] in merge_request

@@ -143,14 +143,14 @@ def test_a_colleagues_reply_and_a_refusal_are_passed_on_in_the_turns_language() 
 
 
 async def test_nothing_done_is_said_in_chinese() -> None:
-    runtime = SimpleNamespace(context=SimpleNamespace(domain=DOMAIN))
+    runtime = SimpleNamespace(context=SimpleNamespace(domain=DOMAIN, models=None))
     out = await compose(_state("zh"), runtime)  # type: ignore[arg-type]
     assert out["draft"] == "抱歉，我没能完成您的请求。"
     assert check(out["draft"], _state("zh"), DOMAIN.answers).approved
 
 
 async def test_a_chinese_draft_runs_its_sentences_on_as_chinese_is_written() -> None:
-    runtime = SimpleNamespace(context=SimpleNamespace(domain=DOMAIN))
+    runtime = SimpleNamespace(context=SimpleNamespace(domain=DOMAIN, models=None))
     read = (READ, _outcome(READ, "succeeded", payload={"fine": 54.04}))
     renew = (RENEW, _outcome(RENEW, "succeeded"))
     zh = await compose(_state("zh", read, renew), runtime)  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ def test_defaults_are_todays_tiers() -> None:
     assert dict(tiers.tiers) == {
         "intake": "large",
         "planner": "large",
-        "compose": "rules",
+        "compose": "small",
         "review": "rules",
         "compress": "small",
     }
