@@ -10,6 +10,7 @@ from graphs.api import RunReport, compile_support, run_request
 from nodes.agent.bounds import AgentBounds
 from nodes.context import SupportContext
 from nodes.models import ModelTiers
+from nodes.models.node_tiers import NodeTiers
 from tests.fakes.chat import ScriptedChatModel
 from tests.support_fixtures import Support
 
@@ -29,8 +30,14 @@ def goal(role: str, text: str) -> str:
 def with_models(
     support: Support, large: Any, small: Any, bounds: AgentBounds | None = None
 ) -> SupportContext:
-    ctx = dataclasses.replace(support.ctx, models=ModelTiers(large=large, small=small))
+    ctx = dataclasses.replace(support.ctx, models=agent_tiers(large=large, small=small))
     return dataclasses.replace(ctx, agent_bounds=bounds) if bounds else ctx
+
+
+def agent_tiers(**models: Any) -> ModelTiers:
+    """Model tiers for the agents only: the answer stays the template (compose's model
+    tier has its own tests), so a script holds exactly the agent's calls."""
+    return ModelTiers(**models, nodes=NodeTiers.from_env({"ROLEGRAPH_TIER_COMPOSE": "rules"}))
 
 
 async def ask(support: Support, ctx: SupportContext, text: str, user: str) -> RunReport:

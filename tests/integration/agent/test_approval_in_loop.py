@@ -21,9 +21,8 @@ from graphs.api import (
 )
 from nodes.bootstrap import build_support_context
 from nodes.identity import AUTH_USER_KEY, Identity
-from nodes.models import ModelTiers
 from tests.fakes.chat import ToolCalls
-from tests.integration.agent.helpers import audit_of, fake, goal, intake, with_models
+from tests.integration.agent.helpers import agent_tiers, audit_of, fake, goal, intake, with_models
 from tests.integration.graph.helpers import (
     OPERATOR,
     order_status,
@@ -65,7 +64,7 @@ async def test_approval_in_the_loop_resumes_in_a_fresh_process(support: Support)
     # step after the approved call: asking it for any earlier step would use it up.
     fresh = await build_support_context(support.db.pool, env={})
     after = fake(f"I cancelled order {order}.", name="after-approval")
-    fresh = dataclasses.replace(fresh, models=ModelTiers(large=after))
+    fresh = dataclasses.replace(fresh, models=agent_tiers(large=after))
     fresh_graph = compile_support(fresh, support.db.checkpointer)
     done = await resume_thread(
         fresh_graph, fresh, waiting.thread_id, decision="approve", actor=OPERATOR
@@ -159,7 +158,7 @@ async def test_a_crash_mid_loop_continues_from_the_last_step(support: Support) -
     )
     real = support.ctx.registry.get("get_order_details_v1").executor
     ctx = with_executor(support, "get_order_details_v1", _Dies(real))
-    ctx = dataclasses.replace(ctx, models=ModelTiers(large=large, small=small))
+    ctx = dataclasses.replace(ctx, models=agent_tiers(large=large, small=small))
     graph = compile_support(ctx, support.db.checkpointer)
     thread = new_thread_id()
     with pytest.raises(Crash):
@@ -169,7 +168,7 @@ async def test_a_crash_mid_loop_continues_from_the_last_step(support: Support) -
     # Another process continues: the tool step that died runs again, nothing before it.
     fresh = await build_support_context(support.db.pool, env={})
     again = fake(f"Your order {order} is pending.", name="continues")
-    fresh = dataclasses.replace(fresh, models=ModelTiers(large=fake(), small=again))
+    fresh = dataclasses.replace(fresh, models=agent_tiers(large=fake(), small=again))
     fresh_graph = compile_support(fresh, support.db.checkpointer)
     done = await continue_thread(fresh_graph, fresh, thread, actor=OPERATOR)
     assert done.status == "completed", done.trace
