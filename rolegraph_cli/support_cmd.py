@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from checkpoints.errors import InvalidArgument
 from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from graphs.inbox import answerable_requests
+from graphs.modes import DEFAULT_MODE, MODES, checked_mode
 from nodes.identity import Identity
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import open_project_database, run_command
@@ -25,6 +26,10 @@ DECISIONS = ("approve", "reject", "edit")
 EXIT_FAILED = 1
 """Exit code of `run`/`resume` when the thread ended `failed` (bad input and faults exit 2)."""
 _QUEUE_HELP = "hand the turn to a `rolegraph worker` and wait for its result"
+_MODE_HELP = (
+    f"execution mode: {' | '.join(MODES)} (default {DEFAULT_MODE}; a thread keeps the mode"
+    " that started it)"
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     run.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     run.add_argument("--queue", action="store_true", help=_QUEUE_HELP)
+    run.add_argument("--mode", help=_MODE_HELP)
     run.set_defaults(handler=lambda a: run_command(lambda: _run(a)))
     resume = subparsers.add_parser("resume")
     resume.add_argument("thread_id")
@@ -49,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--message", help="the human's reply to an escalation")
     resume.add_argument("--json", action="store_true")
     resume.add_argument("--queue", action="store_true", help=_QUEUE_HELP)
+    resume.add_argument("--mode", help=_MODE_HELP)
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
     inbox = subparsers.add_parser("inbox")
     inbox.add_argument(
@@ -63,6 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _run(args: argparse.Namespace) -> int:
+    _check_queued_mode(args)
     thread_id = args.thread_id or new_thread_id()
     if not args.json:
         # Shown first, so a run that dies on the way can be continued by its id.
@@ -75,7 +83,7 @@ async def _run(args: argparse.Namespace) -> int:
 
         request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id)
         return await _queued(request, args.json)
-    async with open_session(quiet=args.json) as s:
+    async with open_session(quiet=args.json, mode=args.mode, thread_id=thread_id) as s:
         result = await run_request(
             s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=thread_id,
             actor=s.operator, on_step=None if args.json else _progress,
@@ -87,9 +95,10 @@ async def _resume(args: argparse.Namespace) -> int:
     edited = _parse_args(args.args)
     if args.decision is None and (edited is not None or args.message or args.request_id):
         raise InvalidArgument("--args, --message and --request-id need a --decision")
+    _check_queued_mode(args)
     if args.queue:
         return await _queued(_resume_request(args, edited), args.json)
-    async with open_session(quiet=args.json) as s:
+    async with open_session(quiet=args.json, mode=args.mode, thread_id=args.thread_id) as s:
         progress = None if args.json else _progress
         if args.decision is None:
             result = await continue_thread(
@@ -136,6 +145,15 @@ async def _queued(request: TurnRequest, as_json: bool) -> int:
         for line in done.progress:
             print(f"  · {line}")
     return _print(done.report, as_json)
+
+
+def _check_queued_mode(args: argparse.Namespace) -> None:
+    """Workers run the default mode's graph (their own check refuses other modes' threads)."""
+    mode = checked_mode(args.mode)
+    if args.queue and mode != DEFAULT_MODE:
+        raise InvalidArgument(
+            f"--queue runs turns in mode {DEFAULT_MODE!r} only; drop --queue to run --mode {mode}"
+        )
 
 
 def _operator() -> Identity:
