@@ -73,6 +73,7 @@ class RunReport:
         data = asdict(self)
         data.pop("trace")
         data.pop("user_id")
+        data.pop("mode")
         return data
 
 

@@ -277,6 +277,8 @@ def _print(result: RunReport, as_json: bool) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False, default=str))
         return EXIT_FAILED if result.status == "failed" else 0
     print(f"thread {result.thread_id}: {result.status}")
+    if result.mode != DEFAULT_MODE:
+        print(f"mode: {result.mode}")
     for request in result.interrupts:
         print(
             f"  pending {request['kind']} {request['id']}: {request['skill'] or '-'} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"
