@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_request
 	$(BIN)/python -m benchmarks.bench_start
 	$(BIN)/python -m benchmarks.bench_workers
+	$(BIN)/python -m benchmarks.bench_modes
 
 # How well requests are read: the learned reader and the keyword rules on the two
 # hand-written held-out splits, the instruction suite and the training corpus.
