@@ -24,8 +24,8 @@ from graphs.modes import (
     DEFAULT_MODE,
     MODE_KEY,
     compile_mode,
-    mismatch,
     mode_of,
+    sibling,
     thread_mode,
 )
 from nodes.context import SupportContext
@@ -90,8 +90,9 @@ def compile_support(
     mode: str = DEFAULT_MODE,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The graph of execution `mode` (`graphs.modes.MODES`; the support graph by default);
-    with `store` (the database's), customers' long-term memory is on. The functions here
-    run a thread only with the graph of the mode that started it."""
+    with `store` (the database's), customers' long-term memory is on. New threads run in
+    the graph's mode; the functions here run a thread that exists in the mode that started
+    it, whichever mode's graph they are given (`RunReport.mode` says which)."""
     return compile_mode(mode, ctx.roles, checkpointer, store)
 
 
@@ -328,14 +329,16 @@ def _recorded_mode(metadata: Mapping[str, Any] | None) -> str:
     return found if isinstance(found, str) else DEFAULT_MODE
 
 
-async def _check_mode(graph: Any, thread_id: str) -> None:
-    """Refuse to run or read a thread with the graph of another mode than the one that
-    started it: the two graphs' states and steps are not each other's."""
+async def _graph_of_thread(graph: Any, ctx: SupportContext, thread_id: str) -> Any:
+    """The graph that runs `thread_id`: `graph` for a new thread or one of its mode, else
+    the graph of the thread's own mode over `graph`'s checkpointer and store, so a worker
+    or an inbox holding one graph continues every thread in the mode that started it."""
     if graph.checkpointer is None:
-        return
+        return graph
     started = await thread_mode(graph.checkpointer, thread_id)
-    if started is not None and started != mode_of(graph):
-        raise mismatch(thread_id, started, mode_of(graph))
+    if started is None or started == mode_of(graph):
+        return graph
+    return sibling(graph, started, ctx.roles)
 
 
 async def _report_if_any(graph: Any, thread_id: str) -> RunReport | None:
@@ -394,7 +397,7 @@ async def _advance(
     on_step: OnStep | None,
 ) -> RunReport:
     """Run the thread on from `payload` to its next stop and report where it stands."""
-    await _check_mode(graph, thread_id)
+    graph = await _graph_of_thread(graph, ctx, thread_id)
     config = _config(thread_id)
     config["configurable"][AUTH_USER_KEY] = actor.as_auth_user()
     new_turn = isinstance(payload, dict)

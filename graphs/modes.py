@@ -4,7 +4,8 @@ A mode names a graph builder; every builder takes the roles and wires the same
 nodes (`graphs.support.build_turn_graph`). A compiled graph carries its mode in
 its config's metadata, so every checkpoint it writes records it (`MODE_KEY`):
 a thread is always continued by the graph of the mode that started it
-(`thread_mode`, checked by `graphs.api` before every run).
+(`thread_mode`; `graphs.api` picks that graph before every run, and the CLI
+refuses a `--mode` that is not the thread's, `resolve_mode`).
 
 The `react` mode (one agent, a tool-calling loop) joins `BUILDERS` when its
 graph exists.
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
+from langgraph.types import Checkpointer
 
 from checkpoints.errors import InvalidArgument
 from graphs.plan_execute import build_plan_execute_graph
@@ -53,7 +56,7 @@ def build_graph(mode: str, roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any
 def compile_mode(
     mode: str,
     roles: Mapping[str, RoleSpec],
-    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    checkpointer: Checkpointer = None,
     store: BaseStore | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """`mode`'s graph compiled, every checkpoint it writes stamped with `mode`."""
@@ -84,6 +87,23 @@ async def thread_mode(checkpointer: BaseCheckpointSaver[Any], thread_id: str) ->
         return None
     found = (saved.metadata or {}).get(MODE_KEY)
     return found if isinstance(found, str) else DEFAULT_MODE
+
+
+def sibling(
+    graph: CompiledStateGraph[Any, Any, Any, Any], mode: str, roles: Mapping[str, RoleSpec]
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """`mode`'s graph over `graph`'s checkpointer and store, compiled once per `graph`."""
+    known = _SIBLINGS.setdefault(graph, {})
+    if mode not in known:
+        known[mode] = compile_mode(mode, roles, graph.checkpointer, graph.store)
+    return known[mode]
+
+
+# Graphs compiled on demand for threads of another mode than the graph a caller holds;
+# they go with the graph they were compiled beside.
+_SIBLINGS: WeakKeyDictionary[Any, dict[str, CompiledStateGraph[Any, Any, Any, Any]]] = (
+    WeakKeyDictionary()
+)
 
 
 def mismatch(thread_id: str, started: str, asked: str) -> InvalidArgument:

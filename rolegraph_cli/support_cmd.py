@@ -148,7 +148,8 @@ async def _queued(request: TurnRequest, as_json: bool) -> int:
 
 
 def _check_queued_mode(args: argparse.Namespace) -> None:
-    """Workers run the default mode's graph (their own check refuses other modes' threads)."""
+    """A worker starts new threads in the default mode (a turn job names no mode); it
+    continues every thread in the thread's own mode, so `--queue` without `--mode` is fine."""
     mode = checked_mode(args.mode)
     if args.queue and mode != DEFAULT_MODE:
         raise InvalidArgument(
