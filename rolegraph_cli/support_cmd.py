@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from checkpoints.errors import InvalidArgument
 from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from graphs.inbox import answerable_requests
-from graphs.modes import DEFAULT_MODE, MODES, checked_mode
+from graphs.modes import DEFAULT_MODE, MODES, checked_mode, resolve_mode
 from nodes.identity import Identity
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import open_project_database, run_command
@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _run(args: argparse.Namespace) -> int:
-    _check_queued_mode(args)
+    mode = checked_mode(args.mode) if args.mode is not None else None
     thread_id = args.thread_id or new_thread_id()
     if not args.json:
         # Shown first, so a run that dies on the way can be continued by its id.
@@ -81,7 +81,7 @@ async def _run(args: argparse.Namespace) -> int:
     if args.queue:
         from graphs.jobs import TurnRequest
 
-        request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id)
+        request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id, mode)
         return await _queued(request, args.json)
     async with open_session(quiet=args.json, mode=args.mode, thread_id=thread_id) as s:
         result = await run_request(
@@ -95,7 +95,6 @@ async def _resume(args: argparse.Namespace) -> int:
     edited = _parse_args(args.args)
     if args.decision is None and (edited is not None or args.message or args.request_id):
         raise InvalidArgument("--args, --message and --request-id need a --decision")
-    _check_queued_mode(args)
     if args.queue:
         return await _queued(_resume_request(args, edited), args.json)
     async with open_session(quiet=args.json, mode=args.mode, thread_id=args.thread_id) as s:
@@ -125,11 +124,12 @@ async def _inbox_command(args: argparse.Namespace) -> int:
 def _resume_request(args: argparse.Namespace, edited: dict[str, Any] | None) -> TurnRequest:
     from graphs.jobs import TurnRequest
 
+    mode = checked_mode(args.mode) if args.mode is not None else None
     if args.decision is None:
-        return TurnRequest.continue_crashed(args.thread_id, _operator())
+        return TurnRequest.continue_crashed(args.thread_id, _operator(), mode)
     return TurnRequest.resume(
         args.thread_id, _operator(), args.decision,
-        request_id=args.request_id, args=edited, message=args.message,
+        request_id=args.request_id, args=edited, message=args.message, mode=mode,
     )  # fmt: skip
 
 
@@ -140,21 +140,13 @@ async def _queued(request: TurnRequest, as_json: bool) -> int:
     from graphs.jobs import run_queued
 
     async with open_project_database() as db, open_queue(db.pool) as queue:
+        # A --mode the thread does not run in is refused here, as without --queue.
+        await resolve_mode(db.checkpointer, request.thread_id, request.mode)
         done = await run_queued(queue, db.pool, request)
     if not as_json:
         for line in done.progress:
             print(f"  · {line}")
     return _print(done.report, as_json)
-
-
-def _check_queued_mode(args: argparse.Namespace) -> None:
-    """A worker starts new threads in the default mode (a turn job names no mode); it
-    continues every thread in the thread's own mode, so `--queue` without `--mode` is fine."""
-    mode = checked_mode(args.mode)
-    if args.queue and mode != DEFAULT_MODE:
-        raise InvalidArgument(
-            f"--queue runs turns in mode {DEFAULT_MODE!r} only; drop --queue to run --mode {mode}"
-        )
 
 
 def _operator() -> Identity:

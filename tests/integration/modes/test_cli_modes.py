@@ -82,5 +82,5 @@ def test_an_unknown_mode_is_one_line_naming_the_modes(db_env: dict[str, str]) ->
     assert _one_line_error(result) == (
         "rolegraph: error: unknown mode 'nope'; choose one of: support, plan_execute"
     )
-    queued = run_cli(db_env, "run", "--queue", "--mode", "plan_execute", "--user-id", "u1", "hi")
-    assert "--queue runs turns in mode 'support' only" in _one_line_error(queued)
+    queued = run_cli(db_env, "resume", "thr-x", "--queue", "--mode", "react-ish")
+    assert "unknown mode 'react-ish'; choose one of" in _one_line_error(queued)
