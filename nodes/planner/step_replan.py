@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
@@ -26,7 +26,7 @@ from nodes.contracts import Plan, Task, TaskOutcome, Tier, Understanding
 from nodes.errors import ModelOutputInvalid
 from nodes.models.call import call_site, descend
 from nodes.models.schema import parse_reply
-from nodes.models.tiers import ModelSize
+from nodes.models.tiers import ModelSize, ModelTiers
 from nodes.planner.model_checks import NODE, PlanReply, check_model_plan
 from nodes.planner.model_plan import PLANNER_TIER, planner_messages
 from nodes.refine import UNKNOWN_OUTCOME, refinable, refine
@@ -46,9 +46,9 @@ async def replan_step(state: SupportState, runtime: Runtime[SupportContext]) -> 
     """Replan around failed reads with the model if it can; else refine the plan."""
     ctx = runtime.context
     failed = failed_reads(state, ctx)
-    modelled = ctx.models is not None and ctx.models.available
-    if failed and modelled and replans_so_far(state) < MAX_STEP_REPLANS:
-        found = await _model_replan(ctx, state, failed)
+    tiers = ctx.models
+    if failed and tiers and tiers.available and replans_so_far(state) < MAX_STEP_REPLANS:
+        found = await _model_replan(ctx, tiers, state, failed)
         if found is not None:
             return _replanned(state, failed, *found)
     refined = await refine(state, runtime)
@@ -72,9 +72,8 @@ def replans_so_far(state: SupportState) -> int:
 
 
 async def _model_replan(
-    ctx: SupportContext, state: SupportState, failed: list[TaskOutcome]
+    ctx: SupportContext, tiers: ModelTiers, state: SupportState, failed: list[TaskOutcome]
 ) -> tuple[Plan, Tier] | None:
-    assert ctx.models is not None
     understanding = Understanding.model_validate(state["understanding"])
     user_id = state["user_id"]
     rules = ctx.domain.planning.plan(understanding, user_id)
@@ -90,9 +89,10 @@ async def _model_replan(
         )  # fmt: skip
         return checked.model_copy(update={"rationale": f"{tier} model replan"}), tier
 
-    messages = _messages(ctx, state, understanding, rules, kept, failed)
+    base = planner_messages(tiers.prompts, ctx, understanding, rules, user_id)
+    messages = [*base, HumanMessage(content=_progress(state, kept, failed))]
     site = call_site(NODE, dict(state))
-    return await descend(ctx.models, ctx.pool, site, PLANNER_TIER, messages, accept)
+    return await descend(tiers, ctx.pool, site, PLANNER_TIER, messages, accept)
 
 
 def ran(plan: Plan, outcomes: Mapping[str, TaskOutcomeData]) -> list[Task]:
@@ -128,27 +128,22 @@ def _as_reply(task: Task) -> dict[str, Any]:
     return data
 
 
-def _messages(
-    ctx: SupportContext,
-    state: SupportState,
-    understanding: Understanding,
-    rules: Plan,
-    kept: list[Task],
-    failed: list[TaskOutcome],
-) -> list[BaseMessage]:
-    assert ctx.models is not None
+def _progress(state: SupportState, kept: list[Task], failed: list[TaskOutcome]) -> str:
+    """What ran so far, by id, role, skill and status (error codes, never error text)."""
     outcomes = state.get("outcomes") or {}
-    done = "; ".join(
-        f"{t.id} {t.role}/{t.skill} {outcomes[t.id]['status']}"
-        + (f" ({outcomes[t.id].get('error_code')})" if outcomes[t.id].get("error_code") else "")
-        for t in kept
-    )
-    note = _PROGRESS.format(
-        done=done or "nothing", failed=", ".join(o.task_id for o in failed),
+
+    def shown(task: Task) -> str:
+        outcome = outcomes[task.id]
+        code = outcome.get("error_code")
+        return f"{task.id} {task.role}/{task.skill} {outcome['status']}" + (
+            f" ({code})" if code else ""
+        )
+
+    return _PROGRESS.format(
+        done="; ".join(map(shown, kept)) or "nothing",
+        failed=", ".join(o.task_id for o in failed),
         used=", ".join(t.id for t in plan_of(state).tasks),
-    )  # fmt: skip
-    base = planner_messages(ctx.models.prompts, ctx, understanding, rules, state["user_id"])
-    return [*base, HumanMessage(content=note)]
+    )
 
 
 def _replanned(

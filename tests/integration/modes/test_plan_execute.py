@@ -181,3 +181,24 @@ async def test_a_replan_that_adds_a_write_is_refused(support: Support) -> None:
     assert not done.interrupts
     assert "replan: refinement decides" in done.trace
     assert await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1") == []
+
+
+async def test_model_replans_are_bounded_then_refinement_decides(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "processed", skip=25)
+    broken, _ = _broken(support, "track_shipment_v1")
+
+    def track(task_id: str) -> str:
+        return plan((task_id, "logistics_analyst", "track_shipment_v1", {"order_id": order}, []))
+
+    # Each replan tries the tracking again, under a new id; it keeps failing.
+    script = (intake("track_shipment", order), track("a"), track("b"), track("c"))
+    ctx, model = with_model(broken, *script)
+    graph = graph_of(support, "plan_execute", ctx)
+    done = await run_request(graph, ctx, text=f"track my package for {order}", user_id=user)
+    replans = [line for line in done.trace if line.startswith("replan[large]:")]
+    assert replans == [
+        "replan[large]: around ['a']; to run ['b']",
+        "replan[large]: around ['b']; to run ['c']",
+    ]
+    assert "replan: refinement decides" in done.trace
+    assert len(model.calls) == 4  # no third replan was asked
