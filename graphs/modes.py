@@ -60,7 +60,7 @@ def compile_mode(
     store: BaseStore | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """`mode`'s graph compiled, every checkpoint it writes stamped with `mode`."""
-    graph = build_graph(mode, roles).compile(checkpointer=checkpointer, store=store, name=mode)
+    graph = build_graph(mode, roles).compile(checkpointer=checkpointer, store=store)
     return stamped(graph, mode)
 
 
