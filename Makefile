@@ -40,6 +40,7 @@ studio: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks.bench_modes
 
 # How well requests are read: the learned reader and the keyword rules on the two
 # hand-written held-out splits, the instruction suite and the training corpus.

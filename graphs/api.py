@@ -7,7 +7,7 @@ the graph another way.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,7 +20,14 @@ from pydantic import ValidationError
 
 from checkpoints.errors import InvalidArgument, NotFound
 from checkpoints.threads import is_running, thread_lock
-from graphs.support import build_support_graph
+from graphs.modes import (
+    DEFAULT_MODE,
+    MODE_KEY,
+    compile_mode,
+    mode_of,
+    sibling,
+    thread_mode,
+)
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision
 from nodes.hitl import requests_in
@@ -39,8 +46,6 @@ from nodes.tracing import TURN_TRACE_KEY, tracing_on, turn_trace
 
 OnStep = Callable[[str, dict[str, Any]], None]
 RECURSION_LIMIT = 200
-MODE = "support"
-"""The execution mode this API runs (trace roots name it)."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +66,14 @@ class RunReport:
     """What the turn asks the customer when its status is `needs_input`: `kind`
     (clarify | confirm), `text`, and the `options` a clarification offers."""
     trace: list[str] = field(default_factory=list)
+    mode: str = DEFAULT_MODE
+    """The execution mode running the thread (`graphs.modes`)."""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("trace")
         data.pop("user_id")
+        data.pop("mode")
         return data
 
 
@@ -75,10 +83,17 @@ def new_thread_id() -> str:
 
 
 def compile_support(
-    ctx: SupportContext, checkpointer: Any = None, store: BaseStore | None = None
+    ctx: SupportContext,
+    checkpointer: Any = None,
+    store: BaseStore | None = None,
+    *,
+    mode: str = DEFAULT_MODE,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The support graph; with `store` (the database's), customers' long-term memory is on."""
-    return build_support_graph(ctx.roles).compile(checkpointer=checkpointer, store=store)
+    """The graph of execution `mode` (`graphs.modes.MODES`; the support graph by default);
+    with `store` (the database's), customers' long-term memory is on. New threads run in
+    the graph's mode; the functions here run a thread that exists in the mode that started
+    it, whichever mode's graph they are given (`RunReport.mode` says which)."""
+    return compile_mode(mode, ctx.roles, checkpointer, store)
 
 
 async def run_request(
@@ -276,7 +291,8 @@ def _targets(current: RunReport, request_id: str | None, answer: HumanDecision) 
 
 async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -> RunReport:
     """Where a thread stands. Call it holding the thread's lock (or accept that a
-    thread another process is running reads as `crashed`)."""
+    thread another process is running reads as `crashed`). Every mode's graph reads
+    every thread (their states are one schema); `mode` is the thread's own."""
     config = _config(thread_id)
     snapshot = await graph.aget_state(config)
     values = snapshot.values
@@ -293,6 +309,7 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         status = values.get("status") or "failed"
     return RunReport(
         thread_id=thread_id,
+        mode=_recorded_mode(snapshot.metadata),
         status=status,
         turn=int(values.get("turn") or 0),
         user_id=values.get("customer") or values.get("user_id"),
@@ -305,6 +322,23 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         question=_question(values.get("question")) if status == "needs_input" else None,
         trace=list(values.get("trace") or []),
     )
+
+
+def _recorded_mode(metadata: Mapping[str, Any] | None) -> str:
+    found = (metadata or {}).get(MODE_KEY)
+    return found if isinstance(found, str) else DEFAULT_MODE
+
+
+async def _graph_of_thread(graph: Any, ctx: SupportContext, thread_id: str) -> Any:
+    """The graph that runs `thread_id`: `graph` for a new thread or one of its mode, else
+    the graph of the thread's own mode over `graph`'s checkpointer and store, so a worker
+    or an inbox holding one graph continues every thread in the mode that started it."""
+    if graph.checkpointer is None:
+        return graph
+    started = await thread_mode(graph.checkpointer, thread_id)
+    if started is None or started == mode_of(graph):
+        return graph
+    return sibling(graph, started, ctx.roles)
 
 
 async def _report_if_any(graph: Any, thread_id: str) -> RunReport | None:
@@ -363,13 +397,14 @@ async def _advance(
     on_step: OnStep | None,
 ) -> RunReport:
     """Run the thread on from `payload` to its next stop and report where it stands."""
+    graph = await _graph_of_thread(graph, ctx, thread_id)
     config = _config(thread_id)
     config["configurable"][AUTH_USER_KEY] = actor.as_auth_user()
     new_turn = isinstance(payload, dict)
     origin = None if new_turn or not tracing_on() else await _turn_origin(graph, config)
     customer = payload.get("user_id") if new_turn else None
     with turn_trace(
-        thread_id=thread_id, mode=MODE, customer=customer, resumed_from=origin
+        thread_id=thread_id, mode=mode_of(graph), customer=customer, resumed_from=origin
     ) as traced:
         if traced.callbacks:
             config["callbacks"] = traced.callbacks

@@ -43,16 +43,24 @@ class TurnRequest(BaseModel):
     request_id: str | None = None
     args: dict[str, Any] | None = None
     message: str | None = None
+    mode: str | None = None
+    """The execution mode a new thread starts in (`graphs.modes`; the worker's graph's when
+    None). A thread that exists always runs in its own."""
 
     @classmethod
     def new_turn(
-        cls, text: str, user_id: str, actor: Identity | None = None, thread_id: str | None = None
+        cls,
+        text: str,
+        user_id: str,
+        actor: Identity | None = None,
+        thread_id: str | None = None,
+        mode: str | None = None,
     ) -> TurnRequest:
         """`run_request`'s arguments: a new thread unless `thread_id` names one."""
         actor = actor or Identity("customer", user_id)
         return cls(
             kind="turn", thread_id=thread_id or new_thread_id(), text=text, user_id=user_id,
-            actor_kind=actor.kind, actor_subject=actor.subject,
+            actor_kind=actor.kind, actor_subject=actor.subject, mode=mode,
         )  # fmt: skip
 
     @classmethod
@@ -64,11 +72,13 @@ class TurnRequest(BaseModel):
         )  # fmt: skip
 
     @classmethod
-    def continue_crashed(cls, thread_id: str, actor: Identity) -> TurnRequest:
+    def continue_crashed(
+        cls, thread_id: str, actor: Identity, mode: str | None = None
+    ) -> TurnRequest:
         """`continue_thread`'s arguments."""
         return cls(
             kind="continue", thread_id=thread_id, actor_kind=actor.kind,
-            actor_subject=actor.subject,
+            actor_subject=actor.subject, mode=mode,
         )  # fmt: skip
 
     @property

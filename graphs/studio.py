@@ -1,4 +1,4 @@
-"""The graph factory `langgraph.json` names: the support graph for `langgraph dev` / Studio.
+"""The graph factories `langgraph.json` names, one per execution mode, for `langgraph dev` / Studio.
 
 The server calls `make_graph` for every request that touches the graph and
 attaches its checkpointer and store (the project's own, from
@@ -6,6 +6,7 @@ attaches its checkpointer and store (the project's own, from
 the database, syncing knowledge and loading the catalog take seconds, so
 they happen once per server process and event loop, on the database that
 `served_database` opened, and the outbox delivery worker runs beside them.
+Every mode's graph (`graphs.modes`) is bound to that one context.
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
 from checkpoints.opening import Database
-from graphs.api import MODE
 from graphs.bound import ContextBoundGraph, bind_context
+from graphs.modes import DEFAULT_MODE, MODES, compile_mode, mode_of
 from graphs.served_persistence import PerLoop, served_database
-from graphs.support import build_support_graph
 from nodes.bootstrap import build_support_context, load_static_config
 from nodes.domain import load_domain
 from nodes.models.tiers import ModelTiers
@@ -33,11 +33,27 @@ from skills.outbox.worker import background_worker
 
 async def make_graph() -> ContextBoundGraph:
     """The support graph with its context bound, built on the first call."""
-    return await _SERVED.get()
+    return (await _SERVED.get())["support"]
 
 
-async def open_served_graph(db: Database, env: Mapping[str, str]) -> ContextBoundGraph:
-    """Seed `db` if empty and bind a fresh context over it.
+async def make_plan_execute_graph() -> ContextBoundGraph:
+    """The plan_execute graph, bound to the same context as the support graph."""
+    return (await _SERVED.get())["plan_execute"]
+
+
+FACTORIES = {"support": make_graph, "plan_execute": make_plan_execute_graph}
+"""The factory of each mode (`langgraph.json` names each under the mode's name)."""
+
+
+async def open_served_graph(
+    db: Database, env: Mapping[str, str], mode: str = DEFAULT_MODE
+) -> ContextBoundGraph:
+    """`mode`'s graph over `db` (seeded if empty) with a fresh context bound."""
+    return (await open_served_graphs(db, env))[mode]
+
+
+async def open_served_graphs(db: Database, env: Mapping[str, str]) -> dict[str, ContextBoundGraph]:
+    """Seed `db` if empty and bind one fresh context to every mode's graph.
 
     The domain's reference data is loaded only into a database without its data.
     """
@@ -51,17 +67,17 @@ async def open_served_graph(db: Database, env: Mapping[str, str]) -> ContextBoun
     ctx = await build_support_context(
         db.pool, env=env, domain=domain, models=models if models.available else None, static=static
     )
-    return bind_context(build_support_graph(ctx.roles).compile(store=db.store), ctx)
+    return {m: bind_context(compile_mode(m, ctx.roles, store=db.store), ctx) for m in MODES}
 
 
-async def _build(stack: AsyncExitStack) -> ContextBoundGraph:
+async def _build(stack: AsyncExitStack) -> dict[str, ContextBoundGraph]:
     env = dict(os.environ)
     db = await served_database()
-    graph = await open_served_graph(db, env)
-    # Notifications the served graph queues are delivered beside it (not started while neither
-    # SMTP_HOST nor ROLEGRAPH_APPROVAL_WEBHOOK is set).
+    graphs = await open_served_graphs(db, env)
+    # Notifications the served graphs queue are delivered beside them (not started while
+    # neither SMTP_HOST nor ROLEGRAPH_APPROVAL_WEBHOOK is set).
     await stack.enter_async_context(background_worker(db.pool, env))
-    return traced(graph, env)
+    return {mode: traced(graph, env) for mode, graph in graphs.items()}
 
 
 def traced(graph: ContextBoundGraph, env: Mapping[str, str]) -> ContextBoundGraph:
@@ -85,7 +101,9 @@ class TracedGraph(ContextBoundGraph):
         thread_id = str(given.get("configurable", {}).get("thread_id") or "")
         resumed = bool(thread_id) and not isinstance(input, Mapping)
         origin = await self._origin(given) if resumed else None
-        with turn_trace(thread_id=thread_id, mode=MODE, customer=None, resumed_from=origin) as t:
+        with turn_trace(
+            thread_id=thread_id, mode=mode_of(self), customer=None, resumed_from=origin
+        ) as t:
             # Merged, not `ensure_config`ed: the server's own defaults (recursion
             # limit, ...) must stay as they would be without tracing.
             extra: RunnableConfig = {"callbacks": t.callbacks, "metadata": t.metadata}
@@ -109,6 +127,6 @@ class TracedGraph(ContextBoundGraph):
         return found if isinstance(found, str) else None
 
 
-# The server owns this process and calls the factory per request; this is
-# the one process-wide cache of the graph, read by nothing but `make_graph`.
-_SERVED: PerLoop[ContextBoundGraph] = PerLoop(_build)
+# The server owns this process and calls a factory per request; this is the one
+# process-wide cache of the graphs, read by nothing but the factories.
+_SERVED: PerLoop[dict[str, ContextBoundGraph]] = PerLoop(_build)

@@ -1,11 +1,19 @@
-"""The support graph: wiring only. Node logic lives in `nodes/`."""
+"""The support graph: wiring only. Node logic lives in `nodes/`.
+
+`build_turn_graph` is the wiring every execution mode shares (conversation
+memory, intake, planning, role nodes, approvals, refinement, answers); a
+mode differs only in its `Execution`: how the graph leaves `dispatch` and
+which node recovers from failed steps (`graphs.modes` names the modes).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from nodes.approval import approval
@@ -32,13 +40,86 @@ from nodes.state import SupportInput, SupportState, TaskInput, plan_of
 from nodes.turn import TURN_NEXT, turn
 from skills.roles import RoleSpec
 
+Route = Callable[[SupportState], list[Send] | str]
+Recover = Callable[[SupportState, Runtime[SupportContext]], Awaitable[dict[str, Any]]]
+"""A node that recovers from failed steps (`nodes.refine.refine` and its kind)."""
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What one execution mode wires differently: `route` leaves `dispatch` (the `Send`s of
+    the tasks it runs, or the next step's name), and `recovery` (the node `route` names when
+    steps failed) runs `recover`, after which `after_refine` goes on."""
+
+    route: Route
+    recovery: str = "refine"
+    recover: Recover = refine
+
 
 def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, Any, Any]:
     """One node per role, plus the request path of ARCHITECTURE.md §1; every run from
-    START is one turn of the thread's conversation (`nodes.turn`)."""
+    START is one turn of the thread's conversation (`nodes.turn`). Every ready task
+    runs at once (a `Send` each)."""
+    return build_turn_graph(roles, Execution(route=fan_out))
+
+
+def build_turn_graph(
+    roles: Mapping[str, RoleSpec], execution: Execution
+) -> StateGraph[Any, Any, Any, Any]:
+    """The graph of one turn with `execution`'s way of running the plan."""
     g: StateGraph[Any, Any, Any, Any] = StateGraph(
         SupportState, context_schema=SupportContext, input_schema=SupportInput
     )
+    _add_nodes(g, roles, execution)
+    role_nodes = [node_name(r) for r in roles]
+    g.add_edge(START, "turn")
+    g.add_edge("intake", "remember")
+    g.add_conditional_edges("remember", after_intake, ["compose", "handoff", "planner"])
+    g.add_edge("handoff", "approval")
+    after_dispatch = [*role_nodes, "approval", execution.recovery, "arbitrate", "compose"]
+    route = _asking_first(execution.route)
+    g.add_conditional_edges("planner", _sending_plan(route), ["dispatch", *after_dispatch])
+    g.add_conditional_edges("dispatch", route, after_dispatch)
+    g.add_edge("approval", "dispatch")
+    g.add_conditional_edges(execution.recovery, after_refine, ["planner", "dispatch"])
+    g.add_edge("arbitrate", "compose")
+    g.add_edge("compose", "review")
+    g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])
+    g.add_edge("escalate", "approval")
+    # After the answer, and so after `remember` stored every turn's facts.
+    g.add_conditional_edges("respond", needs_compression, ["compress", END])
+    g.add_edge("compress", END)
+    return g
+
+
+def _asking_first(route: Route) -> Route:
+    """`route`, after the operator's approval when a call awaits one: nothing else is
+    sent before the answer."""
+
+    def routed(state: SupportState) -> list[Send] | str:
+        return "approval" if state.get("pending") else route(state)
+
+    return routed
+
+
+def _sending_plan(route: Route) -> Route:
+    """A turn's first plan goes straight out by `route`: nothing has run, so no step
+    can be blocked or have its condition tested (conditions read a dependency's
+    result). After a replan, dispatch first settles what can no longer run."""
+
+    def planned(state: SupportState) -> list[Send] | str:
+        if after_planner(state) == "compose":
+            return "compose"
+        if state.get("outcomes") or any(t.when for t in plan_of(state).tasks):
+            return "dispatch"
+        return route(state)
+
+    return planned
+
+
+def _add_nodes(
+    g: StateGraph[Any, Any, Any, Any], roles: Mapping[str, RoleSpec], execution: Execution
+) -> None:
     g.add_node("turn", turn, destinations=TURN_NEXT)
     g.add_node("intake", intake)
     g.add_node("remember", remember_node)
@@ -51,7 +132,7 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
         # approval: a step that asks nobody costs no superstep.
         g.add_edge(node_name(spec.name), "dispatch")
     g.add_node("approval", approval)
-    g.add_node("refine", refine)
+    g.add_node(execution.recovery, execution.recover)  # type: ignore[arg-type]
     g.add_node("arbitrate", arbitrate)
     g.add_node("compose", compose)
     g.add_node("review", review)
@@ -59,42 +140,9 @@ def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, A
     g.add_node("respond", respond)
     g.add_node("compress", compress)
 
-    role_nodes = [node_name(r) for r in roles]
-    g.add_edge(START, "turn")
-    g.add_edge("intake", "remember")
-    g.add_conditional_edges("remember", after_intake, ["compose", "handoff", "planner"])
-    g.add_edge("handoff", "approval")
-    after_dispatch = [*role_nodes, "approval", "refine", "arbitrate", "compose"]
-    g.add_conditional_edges("planner", send_plan, ["dispatch", *after_dispatch])
-    g.add_conditional_edges("dispatch", fan_out, after_dispatch)
-    g.add_edge("approval", "dispatch")
-    g.add_conditional_edges("refine", after_refine, ["planner", "dispatch"])
-    g.add_edge("arbitrate", "compose")
-    g.add_edge("compose", "review")
-    g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])
-    g.add_edge("escalate", "approval")
-    # After the answer, and so after `remember` stored every turn's facts.
-    g.add_conditional_edges("respond", needs_compression, ["compress", END])
-    g.add_edge("compress", END)
-    return g
-
-
-def send_plan(state: SupportState) -> list[Send] | str:
-    """A turn's first plan goes straight out: nothing has run, so no step can be
-    blocked or have its condition tested (conditions read a dependency's
-    result). After a replan, dispatch first settles what can no longer run."""
-    if after_planner(state) == "compose":
-        return "compose"
-    if state.get("outcomes") or any(t.when for t in plan_of(state).tasks):
-        return "dispatch"
-    return fan_out(state)
-
 
 def fan_out(state: SupportState) -> list[Send] | str:
-    """`Send` every ready task to its role node; otherwise pick the next step. A call
-    awaiting approval is asked about first, before anything else is sent."""
-    if state.get("pending"):
-        return "approval"
+    """`Send` every ready task to its role node; otherwise pick the next step."""
     ready = ready_tasks(state)
     if ready:
         return [Send(node_name(t.role), task_input(state, t)) for t in ready]

@@ -27,6 +27,7 @@ from checkpoints.threads import is_running
 from graphs.api import OnStep, RunReport, continue_thread, report, resume_thread, run_request
 from graphs.jobs import TurnRequest
 from graphs.maintenance import MaintenanceSettings, deliver_outbox, prune_retained
+from graphs.modes import checked_mode, mode_of, sibling
 from nodes.context import SupportContext
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,9 @@ async def _attempt(
 
 async def _do(rt: WorkerRuntime, turn: TurnRequest, on_step: OnStep) -> RunReport:
     graph, ctx, actor = rt.graph, rt.ctx, turn.actor
+    if turn.mode is not None and turn.mode != mode_of(graph):
+        # For a new thread; `graphs.api` runs a thread that exists in its own mode anyway.
+        graph = sibling(graph, checked_mode(turn.mode), ctx.roles)
     if turn.kind == "turn":
         return await run_request(
             graph, ctx, text=turn.text or "", user_id=turn.user_id or "",

@@ -12,6 +12,7 @@ from typing import Any
 
 from checkpoints.opening import Database
 from graphs.api import compile_support
+from graphs.modes import resolve_mode
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
 from nodes.identity import Identity
@@ -34,11 +35,16 @@ def local_operator(env: Mapping[str, str]) -> Identity:
 
 
 @asynccontextmanager
-async def open_session(*, quiet: bool = False) -> AsyncIterator[Session]:
+async def open_session(
+    *, quiet: bool = False, mode: str | None = None, thread_id: str | None = None
+) -> AsyncIterator[Session]:
+    """The session's graph is of `thread_id`'s own mode when it has one (`mode`, if
+    given, must be that one), else of `mode` (`graphs.modes`; support by default)."""
     models = ModelTiers.from_env(os.environ)
     if not models.available and not quiet:
         print(f"rolegraph: {models.describe()}", file=sys.stderr)
     async with open_project_database() as db:
         ctx = await build_support_context(db.pool, models=models if models.available else None)
-        graph = compile_support(ctx, db.checkpointer, db.store)
+        chosen = await resolve_mode(db.checkpointer, thread_id, mode)
+        graph = compile_support(ctx, db.checkpointer, db.store, mode=chosen)
         yield Session(db=db, ctx=ctx, graph=graph, operator=local_operator(os.environ))

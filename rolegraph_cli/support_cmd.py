@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from checkpoints.errors import InvalidArgument
 from graphs.api import RunReport, continue_thread, new_thread_id, resume_thread, run_request
 from graphs.inbox import answerable_requests
+from graphs.modes import DEFAULT_MODE, MODES, checked_mode, resolve_mode
 from nodes.identity import Identity
 from nodes.inputs import parse_args_json
 from rolegraph_cli.common import open_project_database, run_command
@@ -25,6 +26,10 @@ DECISIONS = ("approve", "reject", "edit")
 EXIT_FAILED = 1
 """Exit code of `run`/`resume` when the thread ended `failed` (bad input and faults exit 2)."""
 _QUEUE_HELP = "hand the turn to a `rolegraph worker` and wait for its result"
+_MODE_HELP = (
+    f"execution mode: {' | '.join(MODES)} (default {DEFAULT_MODE}; a thread keeps the mode"
+    " that started it)"
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     run.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     run.add_argument("--queue", action="store_true", help=_QUEUE_HELP)
+    run.add_argument("--mode", help=_MODE_HELP)
     run.set_defaults(handler=lambda a: run_command(lambda: _run(a)))
     resume = subparsers.add_parser("resume")
     resume.add_argument("thread_id")
@@ -49,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     resume.add_argument("--message", help="the human's reply to an escalation")
     resume.add_argument("--json", action="store_true")
     resume.add_argument("--queue", action="store_true", help=_QUEUE_HELP)
+    resume.add_argument("--mode", help=_MODE_HELP)
     resume.set_defaults(handler=lambda a: run_command(lambda: _resume(a)))
     inbox = subparsers.add_parser("inbox")
     inbox.add_argument(
@@ -63,6 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def _run(args: argparse.Namespace) -> int:
+    mode = checked_mode(args.mode) if args.mode is not None else None
     thread_id = args.thread_id or new_thread_id()
     if not args.json:
         # Shown first, so a run that dies on the way can be continued by its id.
@@ -73,9 +81,9 @@ async def _run(args: argparse.Namespace) -> int:
     if args.queue:
         from graphs.jobs import TurnRequest
 
-        request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id)
+        request = TurnRequest.new_turn(args.text, args.user_id, _operator(), thread_id, mode)
         return await _queued(request, args.json)
-    async with open_session(quiet=args.json) as s:
+    async with open_session(quiet=args.json, mode=args.mode, thread_id=thread_id) as s:
         result = await run_request(
             s.graph, s.ctx, text=args.text, user_id=args.user_id, thread_id=thread_id,
             actor=s.operator, on_step=None if args.json else _progress,
@@ -89,7 +97,7 @@ async def _resume(args: argparse.Namespace) -> int:
         raise InvalidArgument("--args, --message and --request-id need a --decision")
     if args.queue:
         return await _queued(_resume_request(args, edited), args.json)
-    async with open_session(quiet=args.json) as s:
+    async with open_session(quiet=args.json, mode=args.mode, thread_id=args.thread_id) as s:
         progress = None if args.json else _progress
         if args.decision is None:
             result = await continue_thread(
@@ -116,11 +124,12 @@ async def _inbox_command(args: argparse.Namespace) -> int:
 def _resume_request(args: argparse.Namespace, edited: dict[str, Any] | None) -> TurnRequest:
     from graphs.jobs import TurnRequest
 
+    mode = checked_mode(args.mode) if args.mode is not None else None
     if args.decision is None:
-        return TurnRequest.continue_crashed(args.thread_id, _operator())
+        return TurnRequest.continue_crashed(args.thread_id, _operator(), mode)
     return TurnRequest.resume(
         args.thread_id, _operator(), args.decision,
-        request_id=args.request_id, args=edited, message=args.message,
+        request_id=args.request_id, args=edited, message=args.message, mode=mode,
     )  # fmt: skip
 
 
@@ -131,6 +140,8 @@ async def _queued(request: TurnRequest, as_json: bool) -> int:
     from graphs.jobs import run_queued
 
     async with open_project_database() as db, open_queue(db.pool) as queue:
+        # A --mode the thread does not run in is refused here, as without --queue.
+        await resolve_mode(db.checkpointer, request.thread_id, request.mode)
         done = await run_queued(queue, db.pool, request)
     if not as_json:
         for line in done.progress:
@@ -259,6 +270,8 @@ def _print(result: RunReport, as_json: bool) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False, default=str))
         return EXIT_FAILED if result.status == "failed" else 0
     print(f"thread {result.thread_id}: {result.status}")
+    if result.mode != DEFAULT_MODE:
+        print(f"mode: {result.mode}")
     for request in result.interrupts:
         print(
             f"  pending {request['kind']} {request['id']}: {request['skill'] or '-'} {json.dumps(request['args'], ensure_ascii=False)} ({request['reason']})"

@@ -1,0 +1,86 @@
+"""`rolegraph run|resume --mode`: a thread keeps the mode that started it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+from checkpoints.opening import Database
+from graphs.modes import thread_mode
+from tests.cli import run_cli
+from tests.integration.graph.helpers import order_status, user_with_orders
+
+
+def _last_json(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert result.returncode == 0, result.stderr
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+def _one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    """The one error line (beside it, stderr may only hold the no-model notice)."""
+    assert result.returncode == 2, result.stdout
+    lines = result.stderr.strip().splitlines()
+    (line,) = [x for x in lines if not x.startswith("rolegraph: no model")]
+    return line
+
+
+async def test_plan_execute_cancel_with_confirmation_and_approval(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=30)
+    asked = _last_json(
+        run_cli(db_env, "run", "--json", "--mode", "plan_execute", "--user-id", user,
+                f"cancel {order}, ordered by mistake")
+    )  # fmt: skip
+    assert asked["status"] == "needs_input" and asked["question"]["kind"] == "confirm"
+    thread = asked["thread_id"]
+    assert await thread_mode(retail_db.checkpointer, thread) == "plan_execute"
+    # The customer's yes: no --mode, the thread's own is used.
+    started = _last_json(
+        run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
+    )
+    assert started["status"] == "interrupted"
+    (request,) = started["interrupts"]
+
+    wrong = run_cli(db_env, "resume", thread, "--mode", "support", "--decision", "approve")
+    assert _one_line_error(wrong) == (
+        f"rolegraph: error: thread {thread!r} runs in mode 'plan_execute', not 'support';"
+        " continue it with --mode plan_execute (or without --mode)"
+    )
+    assert await order_status(retail_db.pool, order) == "pending"
+
+    done = run_cli(db_env, "resume", thread, "--mode", "plan_execute", "--decision", "approve",
+                   "--request-id", request["id"])  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "mode: plan_execute" in done.stdout and f"thread {thread}: completed" in done.stdout
+    assert await order_status(retail_db.pool, order) == "cancelled"
+
+
+async def test_plan_execute_read_shows_its_steps(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "processed", skip=30)
+    result = run_cli(db_env, "run", "--mode", "plan_execute", "--user-id", user,
+                     f"where is my package for {order}?")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "mode: plan_execute" in result.stdout
+    steps = [
+        line.split("· ")[1].split(":")[0]
+        for line in result.stdout.splitlines()
+        if "· dispatch: ready=" in line or "· role_" in line
+    ]
+    # Both steps are ready at once (the support mode runs them together); here each
+    # step runs alone, and dispatch comes back between them.
+    assert "· dispatch: ready=['t1', 't2'] skipped=[]" in result.stdout
+    assert "· dispatch: ready=['t2'] skipped=[]" in result.stdout
+    assert steps == ["dispatch", "role_logistics_analyst"] * 2 + ["dispatch"]
+
+
+def test_an_unknown_mode_is_one_line_naming_the_modes(db_env: dict[str, str]) -> None:
+    result = run_cli(db_env, "run", "--mode", "nope", "--user-id", "u1", "hello")
+    assert _one_line_error(result) == (
+        "rolegraph: error: unknown mode 'nope'; choose one of: support, plan_execute"
+    )
+    queued = run_cli(db_env, "resume", "thr-x", "--queue", "--mode", "react-ish")
+    assert "unknown mode 'react-ish'; choose one of" in _one_line_error(queued)
