@@ -22,9 +22,9 @@ from typing import Any
 
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
+from benchmarks.subjects import orders
 from benchmarks.table import Row, p95, ratio, render
 from checkpoints.opening import Database, open_database
-from domains.retail.storage.seed import ensure_reference_data
 from graphs.api import compile_support, run_request
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
@@ -43,12 +43,7 @@ class Level:
 
 
 async def measure(db: Database, rounds: int) -> list[Row]:
-    async with db.pool.connection() as conn:
-        await ensure_reference_data(conn)
-        cur = await conn.execute(
-            "SELECT order_id, user_id FROM orders ORDER BY order_id LIMIT %s", (max(LEVELS),)
-        )
-        subjects = [(r["order_id"], r["user_id"]) for r in await cur.fetchall()]
+    subjects = await orders(db, max(LEVELS))
     ctx = await build_support_context(db.pool, env={})
     graphs = {
         "rolegraph": compile_support(ctx, db.checkpointer, db.store),

@@ -16,9 +16,9 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 
+from benchmarks.subjects import orders
 from benchmarks.table import Row, Spread, ratio, render
 from checkpoints.opening import Database, open_database
-from domains.retail.storage.seed import ensure_reference_data
 from nodes.bootstrap import build_support_context
 from skills.context import RuntimeContext
 from skills.contract import SkillRequest
@@ -29,15 +29,11 @@ WARMUP = 20
 
 async def measure(db: Database, calls: int) -> list[Row]:
     """One row: the chain's median per call against the direct call's."""
-    async with db.pool.connection() as conn:
-        await ensure_reference_data(conn)
-        cur = await conn.execute("SELECT order_id, user_id FROM orders ORDER BY order_id LIMIT 1")
-        row = await cur.fetchone()
-    assert row is not None
+    ((order_id, user_id),) = await orders(db, 1)
     ctx = await build_support_context(db.pool, env={})
     executor = ctx.registry.get(SKILL).executor
-    args = {"order_id": row["order_id"]}
-    direct_ctx = RuntimeContext(pool=db.pool, user_id=row["user_id"])
+    args = {"order_id": order_id}
+    direct_ctx = RuntimeContext(pool=db.pool, user_id=user_id)
     audit_id = "bench-" + uuid.uuid4().hex[:8]
 
     async def direct() -> None:
@@ -45,7 +41,7 @@ async def measure(db: Database, calls: int) -> list[Row]:
 
     async def chained() -> None:
         request = SkillRequest(
-            skill_id=SKILL, args=args, role="order_query", user_id=row["user_id"], audit_id=audit_id
+            skill_id=SKILL, args=args, role="order_query", user_id=user_id, audit_id=audit_id
         )
         result = await ctx.skills.call(request)
         assert result.ok, result.error_message

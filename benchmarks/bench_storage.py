@@ -12,9 +12,9 @@ import itertools
 import statistics
 import sys
 
+from benchmarks.subjects import orders
 from benchmarks.table import Row, render
 from checkpoints.opening import Database, open_database
-from domains.retail.storage.seed import ensure_reference_data
 from graphs.api import compile_support, run_request
 from nodes.bootstrap import build_support_context
 
@@ -27,14 +27,10 @@ SELECT (SELECT coalesce(sum(pg_column_size(c.*)), 0) FROM checkpoints c WHERE th
 
 
 async def measure(db: Database, turns: int) -> list[Row]:
-    async with db.pool.connection() as conn:
-        await ensure_reference_data(conn)
-        cur = await conn.execute("SELECT order_id, user_id FROM orders ORDER BY order_id LIMIT 1")
-        row = await cur.fetchone()
-    assert row is not None
+    ((order_id, user_id),) = await orders(db, 1)
     ctx = await build_support_context(db.pool, env={})
     graph = compile_support(ctx, db.checkpointer, db.store)
-    text, user = f"status of {row['order_id']}?", row["user_id"]
+    text, user = f"status of {order_id}?", user_id
     first = await run_request(graph, ctx, text=text, user_id=user)
     sizes = [await _bytes(db, first.thread_id)]
     for _ in range(turns - 1):

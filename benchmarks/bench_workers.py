@@ -21,10 +21,10 @@ from datetime import datetime
 
 from procrastinate import App
 
+from benchmarks.subjects import orders
 from benchmarks.table import Row, p95, ratio, render
 from checkpoints.jobs import open_queue
 from checkpoints.opening import Database, open_database
-from domains.retail.storage.seed import ensure_reference_data
 from graphs.jobs import TurnRequest, submit_turn, wait_turns
 from nodes.domain import load_domain
 
@@ -35,12 +35,7 @@ WARM_UP = 8
 async def measure(db: Database, load: int, concurrency: int) -> list[Row]:
     """One row per worker count: throughput and latency of the same queued load."""
     async with open_queue(db.pool) as queue:
-        async with db.pool.connection() as conn:
-            await ensure_reference_data(conn)
-            cur = await conn.execute(
-                "SELECT order_id, user_id FROM orders ORDER BY order_id LIMIT %s", (load,)
-            )
-            subjects = [(r["order_id"], r["user_id"]) for r in await cur.fetchall()]
+        subjects = await orders(db, load)
         measured = [await _measure(db, queue, subjects, n, concurrency) for n in WORKER_COUNTS]
     base = measured[0][0]
     return [

@@ -25,6 +25,23 @@ async def _refunds(db: Database, order: str) -> int:
     return int(row["n"]) if row else 0
 
 
+async def _cancelled_once(retail_db: Database, order: str, thread: str) -> None:
+    """One refund per payment (the cancel ran once), and the approval asked once."""
+    async with retail_db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM order_payments WHERE order_id = %s"
+            " AND transaction_type = 'payment'",
+            (order,),
+        )
+        payments = (await cur.fetchone())["n"]  # type: ignore[index]
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM approvals WHERE thread_id = %s", (thread,)
+        )
+        asked = (await cur.fetchone())["n"]  # type: ignore[index]
+    assert await _refunds(retail_db, order) == payments
+    assert asked == 1
+
+
 async def _approve_and_die(
     retail_db: Database, db_env: dict[str, str], skip: int, point: str, *flags: str
 ) -> tuple[str, str]:
@@ -56,19 +73,7 @@ async def test_a_kill_after_the_write_commits_is_continued_exactly_once(
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout.splitlines()[-1])
     assert final["status"] == "completed" and "cancelled" in final["answer"]
-    async with retail_db.pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT count(*) AS n FROM order_payments WHERE order_id = %s"
-            " AND transaction_type = 'payment'",
-            (order,),
-        )
-        payments = (await cur.fetchone())["n"]  # type: ignore[index]
-        cur = await conn.execute(
-            "SELECT count(*) AS n FROM approvals WHERE thread_id = %s", (thread,)
-        )
-        asked = (await cur.fetchone())["n"]  # type: ignore[index]
-    assert await _refunds(retail_db, order) == payments  # one refund per payment, not two
-    assert asked == 1  # the approval was asked once
+    await _cancelled_once(retail_db, order, thread)
     assert f"{thread}  completed" in run_cli(db_env, "threads", "list").stdout
 
 
@@ -120,16 +125,4 @@ async def test_a_kill_in_a_json_resume_whose_saves_run_behind_is_continued_exact
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout.splitlines()[-1])
     assert final["status"] == "completed" and "cancelled" in final["answer"]
-    async with retail_db.pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT count(*) AS n FROM order_payments WHERE order_id = %s"
-            " AND transaction_type = 'payment'",
-            (order,),
-        )
-        payments = (await cur.fetchone())["n"]  # type: ignore[index]
-        cur = await conn.execute(
-            "SELECT count(*) AS n FROM approvals WHERE thread_id = %s", (thread,)
-        )
-        asked = (await cur.fetchone())["n"]  # type: ignore[index]
-    assert await _refunds(retail_db, order) == payments  # the cancel ran once
-    assert asked == 1
+    await _cancelled_once(retail_db, order, thread)
