@@ -51,11 +51,11 @@ def check(draft: str, state: SupportState, answers: DomainAnswers) -> ReviewVerd
         default=str,
         ensure_ascii=False,
     )
-    numbers = _numbers(evidence)
+    numbers = evidence_numbers(evidence)
     feedback = [
         f"untraceable fact: {fact}"
         for fact in _facts(answers, draft)
-        if not _traceable(fact, evidence, numbers)
+        if not traceable(fact, evidence, numbers)
     ]
     feedback += [f"unmasked PII: {email}" for email in EMAIL.findall(draft) if "***@" not in email]
     succeeded = {
@@ -161,11 +161,12 @@ def final_status(state: SupportState, registry: SkillRegistry) -> RunStatus:
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
-def _numbers(evidence: str) -> frozenset[Decimal]:
+def evidence_numbers(evidence: str) -> frozenset[Decimal]:
+    """Every number the evidence spells, as a value (3.50 and 3.5 are one)."""
     return frozenset(Decimal(n) for n in _NUMBER.findall(evidence))
 
 
-def _traceable(fact: str, evidence: str, numbers: frozenset[Decimal]) -> bool:
+def traceable(fact: str, evidence: str, numbers: frozenset[Decimal]) -> bool:
     """A fact is backed when the evidence holds it, or, for an amount ("$3.50"),
     the same number in any spelling (results store 3.5)."""
     bare = fact.lstrip("$€£¥ ").removesuffix("美元").strip()

@@ -10,17 +10,15 @@ answer states the results themselves, in the domain's own sentences.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
-from decimal import Decimal, InvalidOperation
 
 from nodes.agent.findings import AgentCall, AgentFindings
 from nodes.contracts import Task, TaskOutcome
 from nodes.domain import Domain
 from nodes.language import Bilingual, Lang
 from nodes.quoting import IdShape, ids_in, quote_data, quote_document
+from nodes.review import evidence_numbers, traceable
 
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 NOT_FOUND = Bilingual("I could not find that out.", "抱歉，我没能查到这些信息。")
 REJECTED = Bilingual(
     "A reviewer rejected the change; nothing was changed.",
@@ -58,9 +56,9 @@ def checked(findings: AgentFindings, domain: Domain) -> bool:
     if not findings.answer.strip():
         return False
     evidence = json.dumps([c.model_dump(mode="json") for c in findings.succeeded], default=str)
-    numbers = {Decimal(n) for n in _NUMBER.findall(evidence)}
+    numbers = evidence_numbers(evidence)
     facts = (m.group(0) for m in domain.answers.facts.finditer(findings.answer))
-    return all(_held(f, evidence, numbers) for f in facts)
+    return all(traceable(f, evidence, numbers) for f in facts)
 
 
 def agent_own_ids(findings: AgentFindings, domain: Domain, shapes: Sequence[IdShape]) -> set[str]:
@@ -85,16 +83,6 @@ def _as_outcome(call: AgentCall, payload: object = None) -> TaskOutcome:
     return TaskOutcome(
         task_id="agent", skill=call.skill, role="agent", status="succeeded", payload=shown
     )
-
-
-def _held(fact: str, evidence: str, numbers: set[Decimal]) -> bool:
-    bare = fact.lstrip("$€£¥ ").removesuffix("美元").strip()
-    if bare in evidence:
-        return True
-    try:
-        return _NUMBER.fullmatch(bare) is not None and Decimal(bare) in numbers
-    except InvalidOperation:
-        return False
 
 
 def _values(groups: Iterable[Iterable[object]]) -> list[object]:
