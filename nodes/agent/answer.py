@@ -16,6 +16,7 @@ from nodes.agent.findings import AgentCall, AgentFindings
 from nodes.contracts import Task, TaskOutcome
 from nodes.domain import Domain
 from nodes.language import Bilingual, Lang
+from nodes.models.budget_notice import BUDGET_SPENT, budget_spent_text
 from nodes.quoting import IdShape, ids_in, quote_data, quote_document
 from nodes.review import evidence_numbers, traceable
 
@@ -38,6 +39,8 @@ def agent_sentences(
         return [REJECTED.say(lang)]
     if outcome.status != "succeeded" and outcome.status != "failed":
         return []  # waiting for the customer or an operator: the question says so
+    if outcome.error_code == BUDGET_SPENT:
+        return [budget_spent_text(lang)]
     if not isinstance(outcome.payload, dict):
         return [NOT_FOUND.say(lang)]
     findings = AgentFindings.model_validate(outcome.payload)

@@ -8,10 +8,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 StopReason = Literal[
-    "done", "max_steps", "repeated", "tokens", "time", "confirmation", "approval", "no_model"
+    "done",
+    "max_steps",
+    "repeated",
+    "tokens",
+    "time",
+    "confirmation",
+    "approval",
+    "no_model",
+    "budget",
 ]
-BOUNDS: frozenset[StopReason] = frozenset({"max_steps", "repeated", "tokens", "time"})
-"""Stops that leave the task partial."""
+BOUNDS: frozenset[StopReason] = frozenset({"max_steps", "repeated", "tokens", "time", "budget"})
+"""Stops that leave the task partial. `budget`: a token budget (`ROLEGRAPH_BUDGET_*`)
+kept every tier of the role's ladder from the next call."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from nodes.agent.state import AgentState
 from nodes.agent.tools import ToolSchema, tool_schemas
 from nodes.context import SupportContext
 from nodes.contracts import Task
-from nodes.models.call import ask_tier, call_site
+from nodes.models.call import Descent, ask_tier, call_site
 from nodes.models.tiers import ModelSize
 from nodes.models.usage import usage_of
 from nodes.planner.model_plan import domain_brief
@@ -37,10 +37,11 @@ async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> Age
     spec = ctx.roles[task.role]
     tools = tool_schemas(offered(ctx, spec.name), ctx.domain.planning.customer_args)
     started = time.monotonic()
-    reply = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools, state.get("audit_id"))
-    elapsed = time.monotonic() - started
+    found = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools, state.get("audit_id"))
+    elapsed, reply = time.monotonic() - started, found.value
     if reply is None:
-        return {"stop": "no_model", "seconds": seconds + elapsed}
+        stop = "no_model" if found.over_budget is None else "budget"
+        return {"stop": stop, "seconds": seconds + elapsed, "over_budget": found.over_budget}
     usage = usage_of(reply)
     update: AgentUpdate = {
         "messages": [reply],
@@ -74,20 +75,23 @@ async def _ask(
     messages: Sequence[BaseMessage],
     tools: list[ToolSchema],
     audit_id: str | None,
-) -> BaseMessage | None:
-    """The first reply down the ladder from the role's tier; None when every tier failed."""
+) -> Descent[BaseMessage]:
+    """The first reply down the ladder from the role's tier; no value when every tier
+    failed, with the budget that kept the last one skipped from being asked, if any."""
     tiers = ctx.models
     start = _size(spec)
     if tiers is None or start is None:
-        return None
+        return Descent(None)
     # The request's audit id and the role: the request and agent budgets count them.
     site = call_site(f"role_{spec.name}", {"audit_id": audit_id}, role=spec.name)
+    over = None
     for tier, model in tiers.ladder(start):
         bound = model.bind_tools(tools)
-        reply = await ask_tier(tiers, ctx.pool, site, tier, model, bound, messages)
-        if reply is not None:
-            return reply
-    return None
+        found = await ask_tier(tiers, ctx.pool, site, tier, model, bound, messages)
+        if found.value is not None:
+            return found
+        over = found.over_budget or over
+    return Descent(None, over)
 
 
 def _size(spec: RoleSpec) -> ModelSize | None:

@@ -12,6 +12,8 @@ from nodes.agent.pause import AgentPause, pause_of, resumed
 from nodes.agent.state import AgentState
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, Task, TaskOutcome, TaskStatus
+from nodes.models.budget_notice import BUDGET_SPENT, notify_budget_spent
+from nodes.models.call import call_site
 from nodes.state import (
     ApprovalRequestData,
     StateUpdate,
@@ -41,6 +43,12 @@ async def pursue_goal(
         answer=str(end.get("answer") or ""),
         stopped=end.get("stop") or "done",
     )
+    over = end.get("over_budget")
+    if findings.stopped == "budget" and over is not None and not findings.calls:
+        # Queued once per request and role: the key names them, so a re-run adds nothing.
+        site = call_site(f"role_{task.role}", dict(inp), role=task.role)
+        ctx = runtime.context
+        await notify_budget_spent(ctx.pool, ctx.operator_notices, site, over, inp["user_id"])
     return outcome_update(task, attempt, findings, end.get("confirmation"))
 
 
@@ -95,6 +103,11 @@ def outcome_update(
         # Nothing but a model pursues a goal: no rules tier to fall back to.
         status, fields["error_code"] = "failed", NO_MODEL
         fields["error"] = "no model tier answered for the role agent"
+    elif findings.stopped == "budget" and not findings.calls:
+        # A spent budget kept every tier from the goal before one call: the customer is
+        # told so (`nodes.agent.answer`) and the operators were notified.
+        status, fields["error_code"] = "failed", BUDGET_SPENT
+        fields["error"] = "a token budget kept every model tier from the role agent"
     elif findings.stopped == "done":
         status = "succeeded"
     else:

@@ -11,6 +11,7 @@ from typing_extensions import TypedDict
 
 from nodes.agent.bounds import StopReason
 from nodes.agent.findings import AgentCallData
+from nodes.models.budget import BudgetScope
 from nodes.state import ApprovalRequestData, ConfirmationRequestData, GrantData, TaskData
 
 
@@ -38,6 +39,8 @@ class AgentState(AgentInput, total=False):
     tokens: int
     seconds: float
     stop: StopReason | None
+    over_budget: BudgetScope | None
+    """The token budget that stopped the loop (`stop == "budget"`)."""
     answer: str
     confirmation: ConfirmationRequestData | None
     waiting: ApprovalRequestData | None

@@ -24,6 +24,8 @@ from skills.outbox.operator_settings import OperatorNotices
 
 log = logging.getLogger(__name__)
 WEBHOOK_EVENT = "rolegraph.budget.spent"
+BUDGET_SPENT = "budget_spent"
+"""The error code of a step no tier could take because a token budget is spent."""
 
 
 def budget_spent_text(lang: Lang) -> str:

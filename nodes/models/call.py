@@ -160,9 +160,10 @@ async def ask_tier(
     model: BaseChatModel,
     bound: Runnable[Sequence[BaseMessage], BaseMessage],
     messages: Sequence[BaseMessage],
-) -> BaseMessage | None:
+) -> Descent[BaseMessage]:
     """One tier's whole reply through `bound` (`model` with tools bound), recorded
-    against `model`; None when the tier was skipped (breaker, deadline, budget) or failed.
+    against `model`; no value when the tier was skipped (breaker, deadline, budget — then
+    `over_budget` names it) or failed.
 
     For callers that need the reply's tool calls, not the text `descend` accepts.
     """
@@ -171,6 +172,7 @@ async def ask_tier(
         log.warning(
             "%s: %s tier skipped: the %s token budget is spent", site.node, tier, allowed.over
         )
-        return None
+        return Descent(None, allowed.over)
     # A tool-bound model answers like the model itself: same breaker, deadline, ledger.
-    return await _ask(tiers, pool, tier, Spend(site, model, messages, allowed.max_tokens, bound))
+    spend = Spend(site, model, messages, allowed.max_tokens, bound)
+    return Descent(await _ask(tiers, pool, tier, spend))
