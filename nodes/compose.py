@@ -89,10 +89,12 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
     sentences: list[str] = list(state.get("noted") or [])
     if state.get("followup"):
         sentences.append(str(state["followup"]))
+    beside = any(t.goal is None for t in plan.tasks)
     for task in plan.tasks:
         if task.goal is not None and task.id in outcomes:
             # Its payload holds the agent's calls and untrusted closing text.
-            sentences.extend(agent_sentences(outcomes[task.id], domain, lang, own, shapes))
+            told = agent_sentences(outcomes[task.id], domain, lang, own, shapes, beside=beside)
+            sentences.extend(told)
         elif task.id in outcomes and task.id not in stale:
             outcome = quote_outcome(outcomes[task.id], own, shapes)
             results = _dependency_results(task, outcomes, own, shapes)

@@ -40,6 +40,9 @@ class Understanding(_Frozen):
     tier: Tier = "rules"
     uncertain: tuple[Intent, ...] = ()
     """Writes the reading leaned to but did not read (see `nodes.domain.Reading`)."""
+    plausible: tuple[Intent, ...] = ()
+    """Reads the rules tier weighed without taking them: the only reads a model tier may
+    add (`nodes.models.grounding`). Empty for a domain whose reading weighs nothing."""
     targets: dict[Intent, tuple[str, ...]] = Field(default_factory=dict)
     """Intent -> the owned ids its own clause names, when a message asks different
     things of different records ("cancel #W1 and track #W2"); a subset of the

@@ -126,6 +126,8 @@ class Reading(NamedTuple):
     nothing else read, the turn asks the customer instead of guessing."""
     targets: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     """Intent -> the owned ids named in its own clauses (`Understanding.targets`)."""
+    plausible: tuple[str, ...] = ()
+    """Reads the reading weighed without taking them (`Understanding.plausible`)."""
 
 
 class DomainUnderstanding(Protocol):

@@ -51,6 +51,7 @@ class UnderstandingData(TypedDict):
     injection: bool
     tier: Tier
     uncertain: list[str]
+    plausible: list[str]
     targets: dict[str, list[str]]
 
 

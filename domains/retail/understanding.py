@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from checkpoints.opening import Pool
 from domains.retail.conditions import CONDITION_SLOT, read_condition
@@ -165,9 +165,10 @@ class RetailUnderstanding:
         names = lexicon.get("products", ())
         lowered = text.lower()
         has_items = any(n.lower() in lowered for n in names)
-        intents, uncertain, read_in = learned_intents(lowered, has_items=has_items)
-        slots = extract_slots(text, intents, names)
-        return Reading(intents, slots, uncertain, _targets(intents, read_in))
+        found = learned_intents(lowered, has_items=has_items)
+        slots = extract_slots(text, found.intents, names)
+        targets = _targets(found.intents, found.read_in)
+        return Reading(found.intents, slots, found.uncertain, targets, found.plausible)
 
 
 READING = RetailUnderstanding()
@@ -208,9 +209,16 @@ VOCABULARY = Vocabulary(
 ClauseIntents = tuple[tuple[str, frozenset[str]], ...]
 
 
-def learned_intents(
-    lowered: str, *, has_items: bool = False
-) -> tuple[tuple[str, ...], tuple[str, ...], ClauseIntents]:
+class LearnedIntents(NamedTuple):
+    """The learned reader's intents after the domain's rules (`learned_intents`)."""
+
+    intents: tuple[str, ...]
+    uncertain: tuple[str, ...] = ()
+    read_in: ClauseIntents = ()
+    plausible: tuple[str, ...] = ()
+
+
+def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     """The intents of lower-cased text as the learned reader reads them, after the
     rules that are right as rules: a change to many orders or to other customers'
     data is refused as a whole. Also the writes it leaned to without reading them,
@@ -218,7 +226,7 @@ def learned_intents(
     if any_match(INTENT_PATTERNS["bulk_modify"], lowered) or _bulk_write(
         _blank(NEGATED_ACTIONS, lowered)
     ):
-        return ("bulk_modify",), (), ()
+        return LearnedIntents(("bulk_modify",))
     reading = learned_reading.read(learned.load(MODEL), lowered, VOCABULARY)
     if reading.intents == (OUT_OF_SCOPE,):
         # A thing named in a message the model reads as off-topic ("a poem about sneakers",
@@ -226,12 +234,14 @@ def learned_intents(
         chose = any(OUT_OF_SCOPE in found for _, found in reading.read_in)
         named = has_items and not reading.uncertain and not chose
         if named:
-            return ("product_info",), (), ()
-        return reading.intents, reading.uncertain, ()
+            return LearnedIntents(("product_info",))
+        return LearnedIntents(reading.intents, reading.uncertain, (), reading.plausible)
     found = _resolve_overlaps(list(reading.intents), lowered, bool(ORDER_ID.search(lowered)))
     if set(found) <= {"notify"} and ORDER_ID.search(lowered) and not mail_only(lowered):
         found.insert(0, "order_status")  # "e-mail me about #W…" asks for the order's facts
-    return tuple(i for i in LABELS if i in found), reading.uncertain, reading.read_in
+    intents = tuple(i for i in LABELS if i in found)
+    plausible = tuple(i for i in reading.plausible if i not in intents)
+    return LearnedIntents(intents, reading.uncertain, reading.read_in, plausible)
 
 
 def _targets(intents: tuple[str, ...], read_in: ClauseIntents) -> dict[str, tuple[str, ...]]:

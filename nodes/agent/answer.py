@@ -32,15 +32,24 @@ STOPPED = Bilingual(
 
 
 def agent_sentences(
-    outcome: TaskOutcome, domain: Domain, lang: Lang, own: set[str], shapes: Sequence[IdShape]
+    outcome: TaskOutcome,
+    domain: Domain,
+    lang: Lang,
+    own: set[str],
+    shapes: Sequence[IdShape],
+    *,
+    beside: bool = False,
 ) -> list[str]:
-    """The answer's sentences for one goal task's outcome."""
-    if outcome.status == "rejected":
-        return [REJECTED.say(lang)]
-    if outcome.status != "succeeded" and outcome.status != "failed":
-        return []  # waiting for the customer or an operator: the question says so
+    """The answer's sentences for one goal task's outcome. `beside`: the goal ran beside
+    planned steps that answer for themselves, so only its checked closing text is told."""
     if outcome.error_code == BUDGET_SPENT:
         return [budget_spent_text(lang)]
+    if outcome.status == "rejected":
+        return [REJECTED.say(lang)]
+    if beside:
+        return _checked_text(outcome, domain, own, shapes)
+    if outcome.status != "succeeded" and outcome.status != "failed":
+        return []  # waiting for the customer or an operator: the question says so
     if not isinstance(outcome.payload, dict):
         return [NOT_FOUND.say(lang)]
     findings = AgentFindings.model_validate(outcome.payload)
@@ -52,6 +61,19 @@ def agent_sentences(
             return [*lead, told]
     facts = [s for c in findings.succeeded for s in _described(c, domain, lang, known, shapes)]
     return [*lead, *facts] if facts else [NOT_FOUND.say(lang)]
+
+
+def _checked_text(
+    outcome: TaskOutcome, domain: Domain, own: set[str], shapes: Sequence[IdShape]
+) -> list[str]:
+    if outcome.status != "succeeded" or not isinstance(outcome.payload, dict):
+        return []
+    findings = AgentFindings.model_validate(outcome.payload)
+    if not checked(findings, domain):
+        return []
+    known = own | agent_own_ids(findings, domain, shapes)
+    told = quote_data(findings.answer, own_ids=known, shapes=shapes, limit=600)
+    return [told] if told else []
 
 
 def checked(findings: AgentFindings, domain: Domain) -> bool:

@@ -60,6 +60,9 @@ class LearnedReading:
     clauses: tuple[Clause, ...] = ()
     read_in: tuple[tuple[str, frozenset[str]], ...] = ()
     """(clause text, intents read from it) for every clause that asks something."""
+    plausible: tuple[str, ...] = ()
+    """Reads the model gave some weight (`UNCERTAIN` or more) without reading them: what a
+    model tier may choose among (`nodes.models.grounding`)."""
 
 
 def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReading:
@@ -72,6 +75,7 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     texts = [c.text for c in asking] if len(parts) > 1 else [text]
     picked: set[str] = set()
     uncertain: set[str] = set()
+    weighed: set[str] = set()
     read_in: list[tuple[str, frozenset[str]]] = []
     for clause, scores in zip(asking, model.scores_many(texts), strict=True):
         found, unsure = _clause_intents(scores, vocabulary)
@@ -82,13 +86,22 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
             unsure = set()
         picked |= found
         uncertain |= unsure
+        weighed |= _weighed(scores, vocabulary)
         read_in.append((clause.text, frozenset(found)))
+    intents = _settled(picked, model.labels, vocabulary)
     return LearnedReading(
-        _settled(picked, model.labels, vocabulary),
+        intents,
         _ordered(uncertain, model.labels),
         parts,
         tuple(read_in),
+        _ordered(weighed - set(intents), model.labels),
     )
+
+
+def _weighed(scores: dict[str, float], vocabulary: Vocabulary) -> set[str]:
+    # Reads only: which changes run is never a model's choice.
+    ruled = vocabulary.writes | vocabulary.alone | {vocabulary.nothing}
+    return {label for label, p in scores.items() if label not in ruled and p >= UNCERTAIN}
 
 
 def _clause_intents(scores: dict[str, float], vocabulary: Vocabulary) -> tuple[set[str], set[str]]:

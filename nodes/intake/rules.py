@@ -60,6 +60,7 @@ def understand(text: str, domain: DomainUnderstanding, lexicon: Lexicon) -> Unde
         intents=_known_intents(domain, reading.intents),
         slots=_known_slots(domain, reading.slots),
         uncertain=_known_intents(domain, reading.uncertain) if reading.uncertain else (),
+        plausible=_known_intents(domain, reading.plausible) if reading.plausible else (),
         targets=_targets(reading.targets, reading.slots),
         injection=screen_injection(normalised.lower()),
     )

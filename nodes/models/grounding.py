@@ -14,9 +14,20 @@ schema-valid reading is still untrusted. Two kinds of checks:
   write the rules tier's value wins whenever it has one, so a model only
   fills gaps.
 
-Reads may differ: a model may tell a tracking question from a status one.
-Then the merge keeps the rules tier as a floor: its safety intents and its
-identifiers are never dropped, and its injection flag is never cleared.
+Reads may differ only within what the rules tier weighed, so a weak model
+cannot make the reading worse:
+- a model may add a read the rules gave some weight without taking it
+  (`Understanding.plausible`: a tracking question read as a status one, when
+  both were in view), never one the rules saw no sign of;
+- it never drops a read the rules took (nor their safety intents or
+  identifiers), and its "out of scope" for a request the rules read changes
+  nothing;
+- it may raise the injection flag, never clear it: a false flag costs only
+  the turn's memory and summary, a missed one would let injected text into
+  them;
+- a request the rules read as out of scope stays so unless it names something
+  the rules read (an order, an item, an address): then the model may say what
+  it asks of them. "Write me a poem" stays out of scope whatever a model says.
 """
 
 from __future__ import annotations
@@ -47,12 +58,11 @@ def ground_reading(
         # A model that sees nothing where the rules saw a request is weaker
         # than the rules; keep the rules' reading as it is.
         return rules
-    safety = {i.name for i in domain.intents if i.safety}
     slots = {s.name: _grounded(s, given.get(s.name, ()), rules) for s in domain.slots}
     return Understanding.model_validate(
         {
             **rules.model_dump(),
-            "intents": _merge_intents(intents, rules.intents, vocabulary, safety),
+            "intents": _merge_intents(intents, rules, vocabulary),
             "slots": {name: values for name, values in slots.items() if values},
             "injection": rules.injection or reading.injection,
             "tier": tier,
@@ -80,9 +90,16 @@ def _check_writes(model: tuple[str, ...], rules: tuple[str, ...], writes: set[st
 
 
 def _merge_intents(
-    model: tuple[str, ...], rules: tuple[str, ...], vocabulary: tuple[str, ...], safety: set[str]
+    model: tuple[str, ...], rules: Understanding, vocabulary: tuple[str, ...]
 ) -> tuple[str, ...]:
-    chosen = set(model) | {i for i in rules if i in safety}
+    # Writes were checked above to be the rules' own. The rules' reads stay; a model
+    # adds only reads the rules weighed, or says what a request the rules could not
+    # read asks of the records it names.
+    weighed = set(model) & set(rules.plausible)
+    if rules.intents == (OUT_OF_SCOPE,):
+        chosen = set(model) if rules.slots else weighed | {OUT_OF_SCOPE}
+    else:
+        chosen = set(rules.intents) | weighed
     if len(chosen) > 1:
         chosen.discard(OUT_OF_SCOPE)
     # Vocabulary order, so the plan does not depend on how a model ordered its list.

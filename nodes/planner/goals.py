@@ -6,6 +6,11 @@ role agent, `nodes.agent`), the goal is a non-empty sentence, and the rules
 plan changes nothing: a goal never replaces a change the customer asked for
 (the agent's own writes still need the customer's yes and an operator's
 approval, through the skill runtime).
+
+The goal runs beside the rules plan, never instead of it: whatever the agent
+finds, the rules' reads still run and are answered, so a weak model's agent
+can add a checked sentence to the answer but never take a fact away
+(`nodes.agent.answer`).
 """
 
 from __future__ import annotations
@@ -51,5 +56,7 @@ def goal_plan(
         raise ModelOutputInvalid(NODE, f"{task_id}: a goal is one sentence of 1-400 characters")
     if any(registry.is_side_effect(t.skill) for t in rules.tasks if t.skill):
         raise ModelOutputInvalid(NODE, "a goal cannot stand in for a requested change")
+    if any(t.id == task_id for t in rules.tasks):
+        raise ModelOutputInvalid(NODE, f"{task_id}: the goal's id is a planned step's")
     task = Task(id=task_id, role=role, goal=text)
-    return Plan(tasks=(task,), rationale=f"{tier} model goal for {role}")
+    return Plan(tasks=(*rules.tasks, task), rationale=f"{tier} model goal for {role}")

@@ -15,13 +15,18 @@ skills, role whitelists, cycles, bulk args, the session user):
 - writes are the customer's, not the model's: each write must be a copy of
   a rules-plan write (same skill, args, the same lookups as dependencies and
   the same condition on the same lookup) and every rules-plan write must be
-  there. A model may only reorder, add or trim reads.
+  there;
+- the rules plan's reads are the floor of the answer: every one must be in
+  the model's plan (same role, skill and arguments). A model may only reorder
+  reads and add grounded ones, so a weak model cannot drop the read that
+  answers the question.
 
 Any failure raises `ModelOutputInvalid`, so the ladder tries the next tier.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -85,8 +90,12 @@ def check_model_plan(
     user_id: str,
     tier: Tier,
     agents: frozenset[str] = frozenset(),
+    keeps_reads: bool = True,
 ) -> Plan:
     """The model's plan as a `Plan`, or `ModelOutputInvalid` naming the first problem.
+
+    `keeps_reads`: every read of the rules plan must be in it (False for a replan,
+    which routes around reads that failed).
 
     `agents` are the roles that may take a goal (`nodes.planner.goals`)."""
     if any(t.goal is not None for t in reply.tasks):
@@ -113,6 +122,8 @@ def check_model_plan(
         _check_args(task, understanding, domain, registry, user_id)
         check_inputs(task, registry.get(task.skill), planning)
     _check_writes(plan, rules, registry)
+    if keeps_reads:
+        _check_reads_kept(plan, rules)
     return plan
 
 
@@ -211,6 +222,18 @@ def _check_writes(plan: Plan, rules: Plan, registry: SkillRegistry) -> None:
             raise ModelOutputInvalid(NODE, f"a write the customer did not ask for: {key[0]}")
     if sorted(map(repr, made)) != sorted(map(repr, wanted)):
         raise ModelOutputInvalid(NODE, "the plan drops or repeats a requested change")
+
+
+def _check_reads_kept(plan: Plan, rules: Plan) -> None:
+    # The rules' reads are the floor of what the answer states: a model may add reads
+    # and reorder them, never drop or alter one (a weak model would drop the one that
+    # answers the question).
+    made = Counter(signature(t) for t in plan.tasks)
+    for task in rules.tasks:
+        key = signature(task)
+        if made[key] == 0:
+            raise ModelOutputInvalid(NODE, f"the plan drops a planned read: {task.skill}")
+        made[key] -= 1
 
 
 def write_key(task: Task, plan: Plan) -> tuple[Any, ...]:

@@ -1,9 +1,10 @@
 """The planner's model tiers: large -> small -> rules.
 
-The rules templates have already planned the request; a model may reorder,
-add or trim reads, never widen what runs (see `nodes.planner.model_checks`),
-or, when the rules plan changes nothing and does not answer the request,
-hand it to one role agent as a goal (`nodes.planner.goals`).
+The rules templates have already planned the request; a model may reorder
+and add reads, never drop one nor widen what runs (see
+`nodes.planner.model_checks`), or, when the rules plan changes nothing, hand
+the request to one role agent as a goal, run beside the rules plan
+(`nodes.planner.goals`).
 """
 
 from __future__ import annotations

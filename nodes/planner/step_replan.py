@@ -86,6 +86,7 @@ async def _model_replan(
         checked = check_model_plan(
             merged, rules=rules, understanding=understanding, domain=ctx.domain,
             roles=ctx.roles, registry=ctx.registry, user_id=user_id, tier=tier,
+            keeps_reads=False,  # it routes around the reads that failed
         )  # fmt: skip
         return checked.model_copy(update={"rationale": f"{tier} model replan"}), tier
 

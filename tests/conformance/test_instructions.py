@@ -104,11 +104,14 @@ def test_every_write_asks_the_customer_first(verdicts: list[Verdict]) -> None:
     assert not wrong, "\n".join(v.row() for v in wrong)
 
 
-async def run_case(support: Support, case: dict[str, Any], values: dict[str, str]) -> Verdict:
+async def run_case(
+    support: Support, case: dict[str, Any], values: dict[str, str], prefix: str = "conf"
+) -> Verdict:
+    """One case on its own thread (`prefix` keeps several runs of a suite apart)."""
     text = fill(case["text"], values)
     user = values["foreign_user_id"] if case.get("user") == "foreign" else values["user_id"]
     before = await data_digest(support.db.pool)
-    thread = f"conf-{case['id']}"
+    thread = f"{prefix}-{case['id']}"
     asked = await run_request(support.graph, support.ctx, text=text, user_id=user, thread_id=thread)
     report = asked
     if _asks_to_confirm(asked):

@@ -32,9 +32,9 @@ def ground_reading(reading: IntakeReading, rules: Understanding, tier: Tier) -> 
 
 def test_order_ids_are_normalised_when_literally_present() -> None:
     rules = understand("hmm w1234567 the lamp is broken")
-    out = ground_reading(reading("track_shipment", order_ids=["W1234567"]), rules, "small")
+    out = ground_reading(reading("order_status", order_ids=["W1234567"]), rules, "small")
     assert out.slot("order_ids") == ("#W1234567",)
-    assert out.tier == "small" and out.intents == ("track_shipment",)
+    assert out.tier == "small" and out.intents == ("order_status",)
 
 
 @pytest.mark.parametrize("invented", ["#W123456", "#W12345678", "#W1234568", "1234567"])
@@ -60,7 +60,11 @@ def test_intents_are_deduplicated_in_vocabulary_order() -> None:
 
 def test_out_of_scope_is_dropped_next_to_a_real_intent() -> None:
     rules = understand("What is the weather like today?")
+    # Nothing the rules weighed nor any record named: the model's read is not taken.
     out = ground_reading(reading("out_of_scope", "policy_question"), rules, "large")
+    assert out.intents == ("out_of_scope",)
+    weighed = rules.model_copy(update={"plausible": ("policy_question",)})
+    out = ground_reading(reading("out_of_scope", "policy_question"), weighed, "large")
     assert out.intents == ("policy_question",)
 
 
@@ -131,11 +135,13 @@ def test_the_two_reported_readings_are_rejected() -> None:
         ground_reading(hostile, where, "large")
 
 
-def test_reads_may_differ_when_the_writes_agree() -> None:
+def test_reads_may_differ_when_the_writes_agree_and_the_rules_weighed_them() -> None:
     rules = understand("Please cancel order #W8770097")
-    out = ground_reading(
-        reading("cancel_order", "track_shipment", order_ids=["#W8770097"]), rules, "small"
-    )
+    model = reading("cancel_order", "track_shipment", order_ids=["#W8770097"])
+    out = ground_reading(model, rules, "small")
+    assert out.intents == ("cancel_order",) and out.tier == "small"  # not weighed: not taken
+    weighed = rules.model_copy(update={"plausible": ("track_shipment",)})
+    out = ground_reading(model, weighed, "small")
     assert out.intents == ("track_shipment", "cancel_order") and out.tier == "small"
     assert out.slot("order_ids") == ("#W8770097",)
 

@@ -63,11 +63,15 @@ async def user_with_item(pool: Any, word: str, skip: int = 0) -> tuple[str, list
     return row["user_id"], sorted(row["ids"]), sorted(row["hits"])
 
 
-async def audit_of(pool: Any, audit_id: str) -> list[dict[str, Any]]:
+async def audit_of(pool: Any, audit_id: str, task: str | None = "g1") -> list[dict[str, Any]]:
+    """The skill events of one task of the request: by default the goal's (the rules'
+    planned steps run beside it, `nodes.planner.goals`); every task's with None (the
+    operator's decisions name no task)."""
     async with pool.connection() as conn:
         cur = await conn.execute(
             "SELECT skill, role, status, error_code, node FROM audit_events"
-            " WHERE audit_id = %s AND skill IS NOT NULL ORDER BY id",
-            (audit_id,),
+            " WHERE audit_id = %s AND skill IS NOT NULL"
+            " AND (%s::text IS NULL OR detail->>'task_id' = %s) ORDER BY id",
+            (audit_id, task, task),
         )
         return list(await cur.fetchall())

@@ -69,7 +69,8 @@ async def test_another_customers_order_and_an_invented_id_are_refused(support: S
     assert ["not_owner" in t for t in told(model, 1)] == [True, False]
     # The model's claim about the other customer's order is not stated.
     assert theirs not in done.answer
-    assert "could not find" in done.answer
+    # The agent's unchecked sentence is dropped; the rules' own reads answer.
+    assert "was delivered" not in done.answer and "Your orders" in done.answer
 
 
 async def test_hostile_arguments_never_name_another_customer(support: Support) -> None:

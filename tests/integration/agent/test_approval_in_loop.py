@@ -77,7 +77,8 @@ async def test_approval_in_the_loop_resumes_in_a_fresh_process(support: Support)
     # The one call it got came after the approved cancel ran, with its result.
     assert "cancelled" in str(told[-1].content)
     assert order in done.answer
-    rows = [(r["skill"], r["status"]) for r in await audit_of(support.db.pool, done.audit_id or "")]
+    calls = await audit_of(support.db.pool, done.audit_id or "", task=None)
+    rows = [(r["skill"], r["status"]) for r in calls]
     assert ("cancel_pending_order_v1", "approved") in rows
     assert rows.count(("cancel_pending_order_v1", "success")) == 1
 

@@ -46,11 +46,13 @@ async def test_valid_model_plan_runs_and_its_tier_is_traced(support: Support) ->
     model_plan = plan(
         ("look", "order_query", "get_order_details_v1", {"order_id": order}, []),
         ("track", "logistics_analyst", "track_shipment_v1", {"order_id": order}, ["look"]),
+        ("eta", "logistics_analyst", "calculate_eta_v1", {"order_id": order}, ["track"]),
     )
     large = fake(intake("track_shipment", order), model_plan)
     done = await run(support, large, fake(), f"Where is my order {order}? track it", user)
     assert any(line.startswith("planner[large]: look:") for line in done.trace)
-    assert [t["id"] for t in done.plan] == ["look", "track"]
+    # The rules' reads, in the model's order and with its dependencies.
+    assert [t["id"] for t in done.plan] == ["look", "track", "eta"]
     assert done.status == "completed"
     assert await planner_ledger(support, done.thread_id) == ["scripted-model"]
 
@@ -71,7 +73,8 @@ async def test_hostile_plan_is_rejected_and_nothing_is_cancelled(support: Suppor
     )
     done = await run(support, large, small, f"Where is my order {order}? track it", user)
     assert any(line.startswith("planner[rules]: ") for line in done.trace)
-    assert [t["skill"] for t in done.plan] == ["track_shipment_v1", "calculate_eta_v1"]
+    rules = ["get_order_details_v1", "track_shipment_v1", "calculate_eta_v1"]
+    assert [t["skill"] for t in done.plan] == rules
     assert not done.interrupts
     assert await order_status(support.db.pool, order) == "pending"
     assert await audit_rows(support.db.pool, done.audit_id or "", "cancel_pending_order_v1") == []

@@ -190,14 +190,15 @@ async def test_model_replans_are_bounded_then_refinement_decides(support: Suppor
     def track(task_id: str) -> str:
         return plan((task_id, "logistics_analyst", "track_shipment_v1", {"order_id": order}, []))
 
-    # Each replan tries the tracking again, under a new id; it keeps failing.
+    # The first plan drops the rules' ETA read, so the rules plan runs (its tracking is
+    # t1); each replan tries the tracking again, under a new id; it keeps failing.
     script = (intake("track_shipment", order), track("a"), track("b"), track("c"))
     ctx, model = with_model(broken, *script)
     graph = graph_of(support, "plan_execute", ctx)
     done = await run_request(graph, ctx, text=f"track my package for {order}", user_id=user)
     replans = [line for line in done.trace if line.startswith("replan[large]:")]
     assert replans == [
-        "replan[large]: around ['a']; to run ['b']",
+        "replan[large]: around ['t1']; to run ['b']",
         "replan[large]: around ['b']; to run ['c']",
     ]
     assert "replan: refinement decides" in done.trace

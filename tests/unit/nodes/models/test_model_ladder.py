@@ -37,11 +37,11 @@ async def test_no_models_returns_the_rules_reading_unchanged(context: Any) -> No
 
 
 async def test_valid_large_output_is_used_and_tier_recorded(context: Any, scripted: Any) -> None:
-    large = scripted(reply("refund_status", order_ids=["#W1234567"], item_names=["blender"]))
+    large = scripted(reply("order_status", order_ids=["#W1234567"], item_names=["blender"]))
     small = scripted()
     rules, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
     assert rules.intents == ("order_status",)
-    assert out.intents == ("refund_status",)
+    assert out.intents == ("order_status",)
     assert out.tier == "large"
     assert out.slot("order_ids") == ("#W1234567",)
     assert out.slot("item_names") == ("Blender",)  # no case-duplicate
@@ -49,10 +49,10 @@ async def test_valid_large_output_is_used_and_tier_recorded(context: Any, script
 
 
 async def test_invalid_large_falls_to_small(context: Any, scripted: Any) -> None:
-    large = scripted('{"intents": ["refund_status"')  # truncated JSON
-    small = scripted(reply("refund_status"))
+    large = scripted('{"intents": ["order_status"')  # truncated JSON
+    small = scripted(reply("order_status", item_names=["blender"]))
     _, out = await run(context, ModelTiers(large=large, small=small), MONEY_BACK)
-    assert out.tier == "small" and out.intents == ("refund_status",)
+    assert out.tier == "small" and out.slot("item_names") == ("Blender",)
     assert len(large.calls) == 1 and len(small.calls) == 1
 
 
@@ -94,7 +94,7 @@ async def test_model_can_never_drop_bulk_modify(context: Any, scripted: Any) -> 
     rules, out = await run(context, ModelTiers(large=large), BULK)
     assert "bulk_modify" in rules.intents
     assert out.tier == "large"
-    assert out.intents == ("order_status", "bulk_modify")
+    assert out.intents == ("bulk_modify",)  # nor adds a read the rules saw no sign of
 
 
 async def test_a_bulk_request_read_as_one_cancel_is_rejected(context: Any, scripted: Any) -> None:
@@ -108,7 +108,7 @@ async def test_a_bulk_request_read_as_one_cancel_is_rejected(context: Any, scrip
 async def test_model_can_never_drop_human_handoff(context: Any, scripted: Any) -> None:
     text = "I need to speak to a human about #W1234567"
     _, out = await run(context, ModelTiers(large=scripted(reply("order_status"))), text)
-    assert set(out.intents) == {"order_status", "human_handoff"}
+    assert set(out.intents) == {"human_handoff"}
 
 
 async def test_model_cannot_clear_the_injection_flag(context: Any, scripted: Any) -> None:
@@ -159,7 +159,7 @@ async def test_model_sees_masked_text_and_rules_emails_survive(context: Any, scr
     _, out = await run(context, ModelTiers(large=large), text)
     prompt = "\n".join(str(m.content) for m in large.calls[0])
     assert "ann@example.com" not in prompt and "a***@example.com" in prompt
-    assert out.intents == ("order_status", "notify")
+    assert out.intents == ("order_status", "track_shipment", "notify")  # the rules' reads stay
     assert out.slot("emails") == ("ann@example.com",)
     assert out.slot("order_ids") == ("#W1234567",)
 
@@ -242,3 +242,27 @@ async def test_scripted_fake_reports_a_script_left_unconsumed() -> None:
     await fake.ainvoke("hi")
     assert unconsumed_scripts() == ["half-used: 1 scripted call(s) never made (made 1 of 2)"]
     forget_scripts()
+
+
+async def test_a_model_adds_only_reads_the_rules_weighed(context: Any, scripted: Any) -> None:
+    rules = understand(MONEY_BACK, PRODUCTS).model_copy(update={"plausible": ("refund_status",)})
+    # Weighed by the rules: the model may add it; never drop the rules' own read.
+    large = scripted(reply("refund_status", order_ids=["#W1234567"]))
+    out = await model_understanding(context(ModelTiers(large=large)), STATE, rules)
+    assert out.tier == "large" and out.intents == ("order_status", "refund_status")
+    # Not weighed: the model's read is not taken.
+    large = scripted(reply("track_shipment", order_ids=["#W1234567"]))
+    out = await model_understanding(context(ModelTiers(large=large)), STATE, rules)
+    assert out.tier == "large" and out.intents == ("order_status",)
+
+
+async def test_out_of_scope_stays_unless_the_request_names_a_record(
+    context: Any, scripted: Any
+) -> None:
+    poem = "Write me a poem about spring"
+    rules, out = await run(context, ModelTiers(large=scripted(reply("refund_status"))), poem)
+    assert rules.intents == ("out_of_scope",) and out.intents == ("out_of_scope",)
+    vague = "I no longer need #W1234567, please take care of it"
+    large = scripted(reply("order_status", order_ids=["#W1234567"]))
+    rules, out = await run(context, ModelTiers(large=large), vague)
+    assert rules.intents == ("out_of_scope",) and out.intents == ("order_status",)

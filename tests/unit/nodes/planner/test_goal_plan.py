@@ -51,9 +51,11 @@ async def plan_for(static: Any, text: str, *script: str) -> tuple[Plan, Plan, st
 
 
 async def test_a_read_request_may_go_to_a_role_agent_as_a_goal(static: Any) -> None:
-    _, plan, tier = await plan_for(static, LOOKUP, goal("order_query", "find the lamp orders"))
-    assert tier == "large"
-    assert plan.tasks == (Task(id="g1", role="order_query", goal="find the lamp orders"),)
+    rules, plan, tier = await plan_for(static, LOOKUP, goal("order_query", "find the lamp orders"))
+    assert tier == "large" and rules.tasks
+    # Beside the rules plan, never instead of it.
+    goal_task = Task(id="g1", role="order_query", goal="find the lamp orders")
+    assert plan.tasks == (*rules.tasks, goal_task)
 
 
 async def test_goals_that_break_a_rule_fall_back_to_the_rules_plan(static: Any) -> None:

@@ -81,20 +81,26 @@ async def test_valid_model_plan_is_used_and_tier_recorded(static: Any) -> None:
     assert "cancel_pending_order_v1" in prompt and "logistics_analyst:" in prompt
 
 
-async def test_model_may_trim_reads_that_no_write_needs(static: Any) -> None:
+async def test_model_may_not_drop_a_planned_read(static: Any) -> None:
     text = "My order #W1234567 is late, why?"
     large = fake(reply(TRACK_STEP))
     rules, plan, tier = await plan_for(static, ModelTiers(large=large), text)
-    assert len(rules.tasks) == 4 and tier == "large"
-    assert [t.skill for t in plan.tasks] == ["track_shipment_v1"]
+    assert len(rules.tasks) == 4
+    assert plan is rules and tier == "rules"  # the reads that answer "why" stay
 
 
 async def test_question_tags_carry_over_from_the_rules_plan(static: Any) -> None:
     text = "My order #W1234567 is late, why?"
-    delay = {"id": "d", "role": "logistics_analyst", "skill": "detect_delay_pattern_v1",
-             "args": {"order_id": "#W1234567"}, "depends_on": []}  # fmt: skip
-    _, plan, _ = await plan_for(static, ModelTiers(large=fake(reply(delay))), text)
-    assert plan.task("d").question == "why_is_my_shipment_late"
+    rules, _, _ = await plan_for(static, ModelTiers(large=fake("no plan")), text)
+    # The rules' reads, in reverse order under the model's own ids.
+    steps = [
+        {"id": f"m{n}", "role": t.role, "skill": t.skill, "args": t.args, "depends_on": []}
+        for n, t in enumerate(reversed(rules.tasks))
+    ]
+    _, plan, tier = await plan_for(static, ModelTiers(large=fake(reply(*steps))), text)
+    assert tier == "large" and [t.id for t in plan.tasks] == [s["id"] for s in steps]
+    delay = next(t for t in plan.tasks if t.skill == "detect_delay_pattern_v1")
+    assert delay.question == "why_is_my_shipment_late"
 
 
 HOSTILE = {
