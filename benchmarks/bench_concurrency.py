@@ -28,6 +28,7 @@ from checkpoints.opening import Database, open_database
 from graphs.api import compile_support, run_request
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
+from nodes.domain import load_domain
 
 LEVELS = (1, 10, 50, 100)
 STOCK = "stock saver"
@@ -107,7 +108,8 @@ def _rows(seen: dict[tuple[str, int], Level], pool_size: int) -> list[Row]:
 
 
 async def main(rounds: int) -> None:
-    async with open_database() as db:
+    # A fresh database has no domain tables yet: the reference data needs them.
+    async with open_database(migrations=(load_domain().migrations,)) as db:
         print(render(await measure(db, rounds)))
 
 

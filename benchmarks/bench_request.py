@@ -42,6 +42,7 @@ from domains.retail.storage.seed import ensure_reference_data
 from graphs.api import compile_support, new_thread_id, run_request
 from nodes.bootstrap import build_support_context
 from nodes.context import SupportContext
+from nodes.domain import load_domain
 from skills.context import RuntimeContext
 
 TEXT = "what's the status of my order {order_id}?"
@@ -146,7 +147,8 @@ async def commit_latency(db: Database, samples: int) -> Spread:
 
 
 async def main(samples: int) -> None:
-    async with open_database() as db:
+    # A fresh database has no domain tables yet: the reference data needs them.
+    async with open_database(migrations=(load_domain().migrations,)) as db:
         print(render(await measure(db, samples)))
 
 

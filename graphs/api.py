@@ -130,7 +130,7 @@ async def run_request(
         if continuing and (current := await _report_if_any(graph, thread_id)) is not None:
             _check_new_turn(current, user_id, actor)
         payload = {"text": text, "user_id": user_id}
-        return await _advance(graph, ctx, payload, thread_id, actor, on_step)
+        return await _advance(graph, ctx, payload, thread_id, actor, on_step, new=not continuing)
 
 
 async def continue_thread(
@@ -395,9 +395,12 @@ async def _advance(
     thread_id: str,
     actor: Identity,
     on_step: OnStep | None,
+    *,
+    new: bool = False,
 ) -> RunReport:
-    """Run the thread on from `payload` to its next stop and report where it stands."""
-    graph = await _graph_of_thread(graph, ctx, thread_id)
+    """Run the thread on from `payload` to its next stop and report where it stands;
+    a `new` thread (its id minted here) runs in `graph`'s mode without a look."""
+    graph = graph if new else await _graph_of_thread(graph, ctx, thread_id)
     config = _config(thread_id)
     config["configurable"][AUTH_USER_KEY] = actor.as_auth_user()
     new_turn = isinstance(payload, dict)

@@ -8,9 +8,11 @@ which node recovers from failed steps (`graphs.modes` names the modes).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -40,6 +42,8 @@ from nodes.state import SupportInput, SupportState, TaskInput, plan_of
 from nodes.turn import TURN_NEXT, turn
 from skills.roles import RoleSpec
 
+P = ParamSpec("P")
+R = TypeVar("R")
 Route = Callable[[SupportState], list[Send] | str]
 Recover = Callable[[SupportState, Runtime[SupportContext]], Awaitable[dict[str, Any]]]
 """A node that recovers from failed steps (`nodes.refine.refine` and its kind)."""
@@ -74,20 +78,21 @@ def build_turn_graph(
     role_nodes = [node_name(r) for r in roles]
     g.add_edge(START, "turn")
     g.add_edge("intake", "remember")
-    g.add_conditional_edges("remember", after_intake, ["compose", "handoff", "planner"])
+    g.add_conditional_edges("remember", on_loop(after_intake), ["compose", "handoff", "planner"])
     g.add_edge("handoff", "approval")
     after_dispatch = [*role_nodes, "approval", execution.recovery, "arbitrate", "compose"]
-    route = _asking_first(execution.route)
-    g.add_conditional_edges("planner", _sending_plan(route), ["dispatch", *after_dispatch])
+    asking = _asking_first(execution.route)
+    planned, route = on_loop(_sending_plan(asking)), on_loop(asking)
+    g.add_conditional_edges("planner", planned, ["dispatch", *after_dispatch])
     g.add_conditional_edges("dispatch", route, after_dispatch)
     g.add_edge("approval", "dispatch")
-    g.add_conditional_edges(execution.recovery, after_refine, ["planner", "dispatch"])
+    g.add_conditional_edges(execution.recovery, on_loop(after_refine), ["planner", "dispatch"])
     g.add_edge("arbitrate", "compose")
     g.add_edge("compose", "review")
-    g.add_conditional_edges("review", after_review, ["respond", "compose", "escalate"])
+    g.add_conditional_edges("review", on_loop(after_review), ["respond", "compose", "escalate"])
     g.add_edge("escalate", "approval")
     # After the answer, and so after `remember` stored every turn's facts.
-    g.add_conditional_edges("respond", needs_compression, ["compress", END])
+    g.add_conditional_edges("respond", on_loop(needs_compression), ["compress", END])
     g.add_edge("compress", END)
     return g
 
@@ -123,9 +128,9 @@ def _add_nodes(
     g.add_node("turn", turn, destinations=TURN_NEXT)
     g.add_node("intake", intake)
     g.add_node("remember", remember_node)
-    g.add_node("handoff", handoff)
+    g.add_node("handoff", on_loop(handoff))
     g.add_node("planner", planner)
-    g.add_node("dispatch", dispatch)
+    g.add_node("dispatch", on_loop(dispatch))
     for spec in roles.values():
         g.add_node(node_name(spec.name), make_role_node(spec), input_schema=TaskInput)
         # Through dispatch, which asks the operator first when a call awaits
@@ -136,9 +141,23 @@ def _add_nodes(
     g.add_node("arbitrate", arbitrate)
     g.add_node("compose", compose)
     g.add_node("review", review)
-    g.add_node("escalate", escalate_review)
-    g.add_node("respond", respond)
+    g.add_node("escalate", on_loop(escalate_review))
+    g.add_node("respond", on_loop(respond))
     g.add_node("compress", compress)
+
+
+def on_loop(fn: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """`fn` as a coroutine function. LangGraph runs a plain function in a worker
+    thread, a hand-off to the thread pool and back on every call; the graph's plain
+    nodes and routers only read the state and compute, so they run on the loop."""
+    if inspect.iscoroutinefunction(fn):
+        return fn
+
+    @functools.wraps(fn)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        return fn(*args, **kwargs)
+
+    return run
 
 
 def fan_out(state: SupportState) -> list[Send] | str:

@@ -21,6 +21,8 @@ id, so the ledger replays what already ran. Without the check a replayed
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.config import get_config
 from langgraph.graph import END
@@ -150,28 +152,35 @@ def turn_request(state: SupportState, audit_id: str) -> tuple[HumanMessage, bool
 def cleared(state: SupportState) -> StateUpdate:
     """The writes that empty every turn-scoped channel but `text`, `audit_id` and
     `trace`, which `turn` sets anew: keyed channels lose every key, lists are
-    replaced, the rest is set to None."""
-    return {
-        "outcomes": dict.fromkeys(state.get("outcomes") or {}),
-        "grants": dict.fromkeys(state.get("grants") or {}),
-        "pending": dict.fromkeys(state.get("pending") or {}),
-        "confirmations": dict.fromkeys(state.get("confirmations") or {}),
-        "decided": dict.fromkeys(state.get("decided") or {}),
-        "decisions": Overwrite([]),
-        "understanding": None,
-        "plan": None,
-        "refusal": None,
-        "handoff": None,
-        "rounds": None,
-        "replan": None,
-        "answer": None,
-        "draft": None,
-        "review": None,
-        "revisions": None,
-        "status": None,
-        "human_reply": None,
-        "memory": None,
-        "noted": None,
-        "asking": None,
-        "followup": None,
-    }
+    replaced, the rest is set to None. A channel already empty is not written:
+    a write that changes nothing would still cost a channel version and a
+    checkpoint blob on every step of the turn."""
+    values = cast(dict[str, Any], state)
+    keyed = {k: dict.fromkeys(values[k]) for k in KEYED_CHANNELS if values.get(k)}
+    lists = {k: Overwrite([]) for k in LIST_CHANNELS if values.get(k)}
+    plain = {k: None for k in PLAIN_CHANNELS if values.get(k) is not None}
+    return cast(StateUpdate, keyed | lists | plain)
+
+
+KEYED_CHANNELS = ("outcomes", "grants", "pending", "confirmations", "decided")
+LIST_CHANNELS = ("decisions",)
+PLAIN_CHANNELS = (
+    "understanding",
+    "plan",
+    "refusal",
+    "handoff",
+    "rounds",
+    "replan",
+    "answer",
+    "draft",
+    "review",
+    "revisions",
+    "status",
+    "human_reply",
+    "memory",
+    "noted",
+    "asking",
+    "followup",
+)
+TURN_CHANNELS = frozenset(KEYED_CHANNELS + LIST_CHANNELS + PLAIN_CHANNELS)
+"""What `cleared` empties at the start of every turn."""

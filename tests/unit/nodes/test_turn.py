@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Overwrite
 
 from nodes.state import SupportState, merge
-from nodes.turn import CONVERSATION_CHANNELS, cleared, start_turn
+from nodes.turn import CONVERSATION_CHANNELS, TURN_CHANNELS, cleared, start_turn
 
 SET_BY_TURN = {"text", "audit_id", "trace"}
 
@@ -37,7 +37,19 @@ def _last_turn() -> dict[str, Any]:
 def test_every_channel_is_either_the_conversations_or_cleared_by_each_turn() -> None:
     # A new channel must be placed: carried over, or the turn's own.
     turn_scoped = set(get_type_hints(SupportState)) - CONVERSATION_CHANNELS - SET_BY_TURN
-    assert set(cleared({})) == turn_scoped
+    assert turn_scoped == TURN_CHANNELS
+
+
+def test_a_turn_writes_only_the_channels_it_empties() -> None:
+    # A write that changes nothing still costs a channel version and a blob per step.
+    assert cleared({}) == {}
+    update = cleared({"outcomes": {}, "status": "completed", "handoff": False, "answer": ""})
+    assert update == {"status": None, "handoff": None, "answer": None}
+    full = {
+        channel: ["something"]
+        for channel in TURN_CHANNELS - {"outcomes", "grants", "pending", "confirmations", "decided"}
+    }
+    assert set(cleared({**full, "grants": {"t1": {}}})) == set(full) | {"grants"}
 
 
 def test_a_text_turn_clears_the_last_turn_and_adds_its_message() -> None:
