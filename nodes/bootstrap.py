@@ -13,6 +13,7 @@ from typing import Any
 
 from checkpoints.migrations import migrate
 from checkpoints.opening import Pool
+from nodes.agent.bounds import AgentBounds
 from nodes.context import SupportContext
 from nodes.conversation.budget import context_budget_from
 from nodes.domain import Domain, load_domain
@@ -83,4 +84,5 @@ async def build_support_context(
         memory_half_life=half_life_from(env),
         context_budget=context_budget_from(env),
         operator_notices=OperatorNotices.from_env(env),
+        agent_bounds=AgentBounds.from_env(env),
     )
