@@ -294,6 +294,12 @@ async def measure(db: Database) -> list[Row]:
             f"{share:.1%}",
             note=f"target >= {SHARE_TARGET:.0%}; units identical to the previous call's prefix",
         ),
+        Row(
+            "... tool schemas in each of our calls",
+            f"{units(ours[0])[0][1]:,}",
+            f"{units(naive[0])[0][1]:,} naive agent",
+            note=f"{len(ours[0].tools)} tools: names and typed parameters only",
+        ),
     ]
 
 
