@@ -61,7 +61,7 @@ async def build_support_context(
     if models is not None:
         # The model tiers are told about the domain from its own file: a
         # missing one is a start-up error, not a failed first request.
-        for name in ("intake", "compose"):
+        for name in ("intake", "compose", "agent"):
             domain_prompt(domain.prompts, name)
     settings = {k: env[k] for k in domain.settings if env.get(k)}
     runtime = SkillRuntime(
