@@ -10,16 +10,10 @@ database, every tool call runs through the skill runtime, and the model
 records every call exactly as it received it: the tool schemas bound and the
 messages (stable prefix, turn, loaded skill instructions, the loop's steps).
 
-The naive baseline is built from the same run. Each of a turn's model calls
-(less those that only load instructions, which it does not need) sees the
-same tools without `load_skill`, each schema with the skill's full
-description and every parameter's (as the metadata has them); a system prompt
-of the same prefix plus every offered skill's full instructions; the whole conversation so far (each
-earlier turn's customer message, tool calls, tool results and answer); then
-this turn's customer message and steps.
-
-Both sides are counted alike: `count_tokens_approximately` (the context
-budget's counter) per message, the tool schemas as their JSON.
+The naive baseline (`benchmarks.token_naive`) is built from the same run: the
+same calls less the loads, with every skill's full instructions and fully
+described schema in every prompt and the whole conversation each turn. Both
+sides are counted alike (`benchmarks.token_count`).
 
 The stable-prefix share is what a provider's prefix cache could reuse. A
 call's prompt is a sequence of units: its tool schemas, then each message
@@ -35,36 +29,26 @@ call began with).
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import (
-    AIMessage,
-    BaseMessage,
-    HumanMessage,
-    SystemMessage,
-    ToolMessage,
-    convert_to_openai_messages,
-)
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
-from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from benchmarks.table import Row, render, where_and_when
+from benchmarks.token_count import Prompt, reused, tokens, units
+from benchmarks.token_naive import naive_agent
 from benchmarks.token_script import Subjects, Turn, calls_in, conversation, reply, subjects
 from checkpoints.opening import Database, open_database
-from nodes.agent.disclosure import skill_doc
-from nodes.agent.fence import fenced
 from nodes.agent.graph import agent_graph
 from nodes.agent.state import AgentState
-from nodes.agent.tools import LOAD_SKILL, ToolSchema, skill_tool
 from nodes.bootstrap import build_support_context, load_static_config
 from nodes.context import SupportContext
 from nodes.contracts import Task
@@ -72,20 +56,11 @@ from nodes.conversation.budget import count_tokens
 from nodes.domain import load_domain
 from nodes.models import ModelTiers
 from nodes.state import TaskData, stored
-from skills.contract import SkillMetadata
 from skills.roles import RoleSpec
 
 ROLE = "desk"
 RATIO_TARGET = 0.2
 SHARE_TARGET = 0.9
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """One model call as the model received it."""
-
-    tools: tuple[ToolSchema, ...]
-    messages: tuple[BaseMessage, ...]
 
 
 class Recorder(BaseChatModel):
@@ -155,8 +130,8 @@ def desk_role(roles: Iterable[RoleSpec]) -> RoleSpec:
     )
 
 
-async def play(db: Database, turns: Sequence[Turn], who: Subjects) -> tuple[Played, str]:
-    """Run every turn's goal through the role agent; also return the system prefix."""
+async def play(db: Database, turns: Sequence[Turn], who: Subjects) -> Played:
+    """Run every turn's goal through the role agent."""
     recorder = Recorder()
     registry, roles = load_static_config(load_domain("retail"))
     static = (registry, {**roles, ROLE: desk_role(roles.values())})
@@ -172,8 +147,7 @@ async def play(db: Database, turns: Sequence[Turn], who: Subjects) -> tuple[Play
         played.steps.append(list(end.get("messages") or []))
         played.done += end.get("stop") == "done" and not recorder.script
         played.failed_calls += sum(1 for c in end.get("calls") or [] if c["status"] != "succeeded")
-    prefix = str(recorder.prompts[0].messages[0].content)
-    return played, prefix
+    return played
 
 
 async def _pursue(ctx: SupportContext, turn: Turn, who: Subjects, thread: str) -> AgentState:
@@ -188,97 +162,25 @@ async def _pursue(ctx: SupportContext, turn: Turn, who: Subjects, thread: str) -
     return cast(AgentState, await agent_graph().ainvoke(start, config=config, context=ctx))
 
 
-def naive_prompts(
-    played: Played, turns: Sequence[Turn], system: str, schemas: tuple[ToolSchema, ...]
-) -> list[Prompt]:
-    """The naive agent's calls: every doc in the system prompt, the whole history each turn."""
-    head: list[BaseMessage] = [SystemMessage(content=system)]
-    history: list[BaseMessage] = []
-    out: list[Prompt] = []
-    for turn, steps in zip(turns, played.steps, strict=True):
-        said: list[BaseMessage] = [HumanMessage(content=turn.customer), *without_loads(steps)]
-        for i, message in enumerate(said):
-            if isinstance(message, AIMessage):
-                out.append(Prompt(schemas, (*head, *history, *said[:i])))
-        history += said
-    return out
-
-
-def without_loads(steps: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """The loop's steps less the turns that only loaded instructions, and their results."""
-    loads = {
-        c["id"]
-        for m in steps
-        if isinstance(m, AIMessage) and m.tool_calls
-        if all(c["name"] == LOAD_SKILL for c in m.tool_calls)
-        for c in m.tool_calls
-    }
-    return [
-        m
-        for m in steps
-        if not (isinstance(m, AIMessage) and m.tool_calls and m.tool_calls[0]["id"] in loads)
-        and not (isinstance(m, ToolMessage) and m.tool_call_id in loads)
-    ]
-
-
-def naive_system(prefix: str, docs: Sequence[tuple[str, str]]) -> str:
-    """The prefix, then every offered skill's full instructions."""
-    shown = "\n".join(fenced("skill_doc", text, name=name) for name, text in docs)
-    return f"{prefix}\n\nFull instructions of every tool:\n{shown}"
-
-
-def described(metadata: SkillMetadata, session: frozenset[str]) -> ToolSchema:
-    """A skill's schema with its full description and every parameter's."""
-    schema = skill_tool(metadata, session)
-    function = {**schema["function"], "description": " ".join(metadata.description.split())}
-    for name, shape in function["parameters"]["properties"].items():
-        if text := metadata.parameters[name].description:
-            shape["description"] = text
-    return {**schema, "function": function}
-
-
-def units(prompt: Prompt) -> list[tuple[str, int]]:
-    """The prompt as (wire form, tokens) units: the tool schemas, then each message."""
-    tools: list[BaseTool | dict[str, Any]] = list(prompt.tools)
-    first = (_wire(tools), count_tokens_approximately([], tools=tools) if tools else 0)
-    rest = [(_wire(convert_to_openai_messages(m)), count_tokens([m])) for m in prompt.messages]
-    return [first, *rest]
-
-
-def tokens(prompt: Prompt) -> int:
-    """Prompt tokens of one call."""
-    return sum(n for _, n in units(prompt))
-
-
-def reused(prompts: Sequence[Prompt]) -> int:
-    """Tokens of each call's prefix identical to the previous call's, summed."""
-    total, previous = 0, list[tuple[str, int]]()
-    for prompt in prompts:
-        current = units(prompt)
-        for (a, n), (b, _) in zip(current, previous, strict=False):
-            if a != b:
-                break
-            total += n
-        previous = current
-    return total
-
-
 async def measure(db: Database) -> list[Row]:
     """Rows: our prompt tokens against the naive agent's, and the reused-prefix share."""
     who = await subjects(db)
     turns = conversation(who)
-    played, prefix = await play(db, turns, who)
+    played = await play(db, turns, who)
     ours = [p for turn in played.prompts for p in turn]
     domain = load_domain("retail")
     registry, _ = load_static_config(domain)
-    offered = [t["function"]["name"] for t in ours[0].tools if t["function"]["name"] != LOAD_SKILL]
-    docs = [(name, skill_doc(registry.get(name))) for name in offered]
-    session = domain.planning.customer_args
-    schemas = tuple(described(registry.get(n).metadata, session) for n in offered)
-    naive = naive_prompts(played, turns, naive_system(prefix, docs), schemas)
+    naive = naive_agent(ours, played.steps, turns, domain, registry)
+    return rows(ours, naive, played, turns, len(list(registry)))
+
+
+def rows(
+    ours: Sequence[Prompt], naive: Sequence[Prompt], played: Played, turns: list[Turn], catalog: int
+) -> list[Row]:
+    """The benchmark's rows (see the module docstring for what is counted)."""
     mine, theirs = sum(map(tokens, ours)), sum(map(tokens, naive))
     share = reused(ours) / mine
-    skills = f"{len(offered)} of the catalog's {len(list(registry))} skills"
+    skills = f"{len(ours[0].tools) - 1} of the catalog's {catalog} skills"
     return [
         Row(
             f"role agent prompt tokens, {len(turns)}-turn conversation ({skills})",
@@ -301,10 +203,6 @@ async def measure(db: Database) -> list[Row]:
             note=f"{len(ours[0].tools)} tools: names and typed parameters only",
         ),
     ]
-
-
-def _wire(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 async def main() -> None:

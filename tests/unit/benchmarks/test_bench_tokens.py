@@ -5,16 +5,9 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from benchmarks.bench_tokens import (
-    Played,
-    Prompt,
-    desk_role,
-    naive_prompts,
-    reused,
-    tokens,
-    units,
-    without_loads,
-)
+from benchmarks.bench_tokens import desk_role
+from benchmarks.token_count import Prompt, reused, tokens, units
+from benchmarks.token_naive import naive_prompts, without_loads
 from benchmarks.token_script import Subjects, Turn, conversation, load, reply
 from nodes.agent.tools import LOAD_SKILL
 from nodes.bootstrap import load_static_config
@@ -48,8 +41,7 @@ def test_the_naive_agent_sees_the_whole_history_and_no_loads() -> None:
     ]
     assert without_loads(steps) == steps[2:]
     turns = [Turn("first?", "g", ()), Turn("second?", "g", ())]
-    played = Played(steps=[steps, [AIMessage("again")]])
-    naive = naive_prompts(played, turns, "everything", TOOLS)
+    naive = naive_prompts([steps, [AIMessage("again")]], turns, "everything", TOOLS)
     # Two calls on the first turn (the load is not one); the second sees all of the first.
     assert [len(p.messages) for p in naive] == [2, 4, 1 + 4 + 1]
     last = naive[-1].messages
