@@ -52,11 +52,12 @@ async def test_the_agent_calls_whitelisted_skills_through_chat_openai(
         stub,
         user,
         tool_calls(("get_user_details_v1", {})),
-        tool_calls(("get_order_details_v1", {"order_id": order}), first=2),
+        tool_calls(("load_skill", {"name": "get_order_details_v1"}), first=2),
+        tool_calls(("get_order_details_v1", {"order_id": order}), first=3),
         f"Your order {order} is pending.",
     )
     assert done.status == "completed", done.trace
-    assert [r["model"] for r in stub.requests] == [PLANNER, PLANNER, AGENT, AGENT, AGENT]
+    assert [r["model"] for r in stub.requests] == [PLANNER, PLANNER, *[AGENT] * 4]
     asked = stub.received(AGENT)
     # Exactly the role's whitelist (less the identity lookups kept from models) + load_skill.
     spec, kept = support.ctx.roles[ROLE], support.ctx.domain.planning.unplannable
@@ -70,8 +71,15 @@ async def test_the_agent_calls_whitelisted_skills_through_chat_openai(
     assert first["tool_call_id"] == "call_1"
     assert first["content"].startswith('<tool_result tool="get_user_details_v1">')
     assert user in first["content"]
-    second = _tool_messages(asked[2])[1]
-    assert second["tool_call_id"] == "call_2" and order in second["content"]
+    # The loaded instructions are in every later request, before the loop's steps.
+    assert "get_order_details_v1" in _tool_messages(asked[2])[1]["content"]
+    assert not [m for m in asked[1]["messages"] if "<skill_doc" in str(m["content"])]
+    for later in asked[2:]:
+        docs = [m for m in later["messages"] if "<skill_doc" in str(m["content"])]
+        assert [m["role"] for m in docs] == ["user"]
+        assert '<skill_doc name="get_order_details_v1">' in docs[0]["content"]
+    result = _tool_messages(asked[3])[2]
+    assert result["tool_call_id"] == "call_3" and order in result["content"]
     calls = await audit_of(support.db.pool, done.audit_id or "")
     assert [(r["skill"], r["role"], r["status"]) for r in calls] == [
         ("get_user_details_v1", ROLE, "success"),
