@@ -10,6 +10,8 @@ database, interleaved, with medians and min/max (see each module):
 - bench_storage: checkpoint bytes per turn;
 - bench_workers: 1, 2 and 4 worker processes on the job queue, each running one
   turn at a time and then four;
+- bench_tokens: a role agent's prompt tokens over a 20-turn conversation against a
+  naive agent's (every doc, the whole history), and the share a prefix cache reuses;
 - bench_start: process start against a bare interpreter.
 
     .venv/bin/python -m benchmarks [SAMPLES]     # default 30 samples per side
@@ -26,6 +28,7 @@ from benchmarks import (
     bench_skill_chain,
     bench_start,
     bench_storage,
+    bench_tokens,
     bench_workers,
 )
 from benchmarks.table import Row, render, where_and_when
@@ -45,6 +48,7 @@ async def measure(samples: int) -> list[Row]:
             ("request vs prebuilt agent", bench_request.measure(db, samples)),
             ("concurrency", bench_concurrency.measure(db, max(3, samples // 6))),
             ("checkpoint bytes", bench_storage.measure(db, 6)),
+            ("prompt tokens", bench_tokens.measure(db)),
             *(
                 ("workers", bench_workers.measure(db, WORKER_LOAD, concurrency))
                 for concurrency in WORKER_CONCURRENCY

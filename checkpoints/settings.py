@@ -76,6 +76,9 @@ class DatabaseSettings:
         )
 
 
+_KINDS: Mapping[type, str] = {int: "a whole number", float: "a number"}
+
+
 def env_number(
     env: Mapping[str, str],
     name: str,
@@ -100,7 +103,7 @@ def env_number(
         value = None
     if value is None or not math.isfinite(value) or value < minimum:
         raise error(
-            f"{name}={raw[:40]!r} is not usable; set a {kind.__name__} of at least {minimum:g}, "
+            f"{name}={raw[:40]!r} is not usable; set {_KINDS[kind]} of at least {minimum:g}, "
             f"or unset it for {unset or f'the default {default:g}'}"
         )
     return value

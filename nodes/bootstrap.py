@@ -13,6 +13,7 @@ from typing import Any
 
 from checkpoints.migrations import migrate
 from checkpoints.opening import Pool
+from nodes.agent.bounds import AgentBounds
 from nodes.context import SupportContext
 from nodes.conversation.budget import context_budget_from
 from nodes.domain import Domain, load_domain
@@ -60,7 +61,7 @@ async def build_support_context(
     if models is not None:
         # The model tiers are told about the domain from its own file: a
         # missing one is a start-up error, not a failed first request.
-        for name in ("intake", "compose"):
+        for name in ("intake", "compose", "agent"):
             domain_prompt(domain.prompts, name)
     settings = {k: env[k] for k in domain.settings if env.get(k)}
     runtime = SkillRuntime(
@@ -83,4 +84,5 @@ async def build_support_context(
         memory_half_life=half_life_from(env),
         context_budget=context_budget_from(env),
         operator_notices=OperatorNotices.from_env(env),
+        agent_bounds=AgentBounds.from_env(env),
     )

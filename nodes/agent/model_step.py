@@ -17,12 +17,14 @@ from nodes.agent.tools import ToolSchema, tool_schemas
 from nodes.context import SupportContext
 from nodes.contracts import Task
 from nodes.models.call import Descent, ask_tier, call_site
+from nodes.models.prompts import domain_prompt
 from nodes.models.tiers import ModelSize
 from nodes.models.usage import usage_of
-from nodes.planner.model_plan import domain_brief
 from skills.roles import RoleSpec
 
 AgentUpdate = dict[str, object]
+AGENT_PROMPT = "agent"
+"""The domain's `prompts/agent.md`: the desk and its records, as an agent is told them."""
 
 
 async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> AgentUpdate:
@@ -63,7 +65,7 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
     """The messages of the next model call (`nodes.agent.prompt` fixes their order)."""
     task = Task.model_validate(state["task"])
     skills = offered(ctx, spec.name)
-    prefix = stable_prefix(spec, skills, domain_brief(ctx.domain.prompts))
+    prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT))
     docs = [(name, skill_doc(ctx.registry.get(name))) for name in state.get("loaded", [])]
     turn = turn_text(task.goal or "", {"task": task.id, "results": state.get("results") or {}})
     return agent_messages(prefix, "", turn, docs, state.get("messages", []))

@@ -33,7 +33,9 @@ def _prompts() -> Prompts:
 
 
 def stable_prefix(spec: RoleSpec, skills: Sequence[SkillMetadata], domain_brief: str) -> str:
-    """The role's system prefix: nothing in it depends on the request or the customer."""
+    """The role's system prefix: nothing in it depends on the request or the customer.
+
+    `domain_brief` is the domain's `prompts/agent.md` (the desk and its records)."""
     lines = [f"- {m.skill_id}: {one_line(m.description)}" for m in sorted(skills, key=_id)]
     lines.append(f"- {LOAD_SKILL}: read one tool's full instructions.")
     return _prompts().render(

@@ -5,6 +5,11 @@ id (`DomainPlanning.customer_args`) are never offered: the session's customer
 fills them (`nodes.agent.calls`), so a model cannot name another customer.
 Skills the domain keeps from model planners (`DomainPlanning.unplannable`,
 identity lookups) are kept from agents too.
+
+A skill's schema holds its name and typed parameters only: its one-line
+description is in the prompt's tool list (`nodes.agent.prompt`), and what each
+parameter means is in the instructions `load_skill` brings. Repeating either
+in every call's schemas would cost their tokens on every call.
 """
 
 from __future__ import annotations
@@ -44,12 +49,13 @@ def tool_schemas(skills: Sequence[SkillMetadata], session: frozenset[str]) -> li
 
 
 def skill_tool(metadata: SkillMetadata, session: frozenset[str] = frozenset()) -> ToolSchema:
-    """The function-calling schema of one skill, without its session parameters."""
+    """The function-calling schema of one skill: its name and typed parameters, without
+    its session parameters (see the module docstring for what is left out)."""
     params = {n: p for n, p in metadata.parameters.items() if n not in session}
     return _function(
         metadata.skill_id,
-        one_line(metadata.description),
-        {n: _json_type(p) for n, p in params.items()},
+        None,
+        {n: json_type(p) for n, p in params.items()},
         [n for n, p in params.items() if p.required],
     )
 
@@ -63,7 +69,7 @@ def load_skill_tool(names: Sequence[str]) -> ToolSchema:
 
 
 def _function(
-    name: str, description: str, properties: dict[str, Any], required: list[str]
+    name: str, description: str | None, properties: dict[str, Any], required: list[str]
 ) -> ToolSchema:
     parameters = {
         "type": "object",
@@ -71,19 +77,16 @@ def _function(
         "required": required,
         "additionalProperties": False,
     }
-    return {
-        "type": "function",
-        "function": {"name": name, "description": description, "parameters": parameters},
-    }
+    described = {"description": description} if description else {}
+    return {"type": "function", "function": {"name": name, **described, "parameters": parameters}}
 
 
-def _json_type(spec: ParameterSpec) -> dict[str, Any]:
+def json_type(spec: ParameterSpec) -> dict[str, Any]:
+    """A parameter's JSON-schema type (no description)."""
     found = _ARRAY.match(spec.type)
     if found:
-        shape: dict[str, Any] = {"type": "array", "items": {"type": _scalar(found.group(1))}}
-    else:
-        shape = {"type": _scalar(spec.type)}
-    return {**shape, "description": spec.description} if spec.description else shape
+        return {"type": "array", "items": {"type": _scalar(found.group(1))}}
+    return {"type": _scalar(spec.type)}
 
 
 def _scalar(name: str) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from langchain_core.messages import BaseMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
-from checkpoints.errors import ConfigurationError
+from checkpoints.settings import env_number
 
 CONTEXT_TOKENS_ENV = "ROLEGRAPH_CONTEXT_TOKENS"
 DEFAULT_CONTEXT_TOKENS = 4000
@@ -59,13 +59,7 @@ def count_tokens(messages: Sequence[BaseMessage]) -> int:
 
 def context_budget_from(env: Mapping[str, str] | None) -> ContextBudget:
     """`ROLEGRAPH_CONTEXT_TOKENS` (a whole number of tokens, at least 500; default 4000)."""
-    raw = (env or {}).get(CONTEXT_TOKENS_ENV, "").strip()
-    if not raw:
-        return ContextBudget()
-    tokens = int(raw) if raw.isdecimal() else 0
-    if tokens < MIN_CONTEXT_TOKENS:
-        raise ConfigurationError(
-            f"{CONTEXT_TOKENS_ENV}={raw[:40]!r} is not a token budget; use a whole number"
-            f" of at least {MIN_CONTEXT_TOKENS} (default {DEFAULT_CONTEXT_TOKENS})"
-        )
-    return ContextBudget(tokens=tokens)
+    tokens = env_number(
+        env or {}, CONTEXT_TOKENS_ENV, DEFAULT_CONTEXT_TOKENS, int, MIN_CONTEXT_TOKENS
+    )
+    return ContextBudget(tokens=int(tokens))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.openai_stub import stub
 from tests.support_fixtures import retail_db, support
 
-__all__ = ["retail_db", "support"]
+__all__ = ["retail_db", "stub", "support"]

@@ -1,18 +1,15 @@
 """The real ChatOpenAI path against a local OpenAI-compatible stub server.
 
-No real model is called: the stub answers POST /v1/chat/completions on
-127.0.0.1 with canned chat completions, per requested model name.
+No real model is called: the stub (`tests.openai_stub`) answers POST
+/v1/chat/completions on 127.0.0.1 with canned chat completions, per requested
+model name.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -25,101 +22,13 @@ from nodes.domain import load_domain
 from nodes.models import ModelTiers
 from nodes.models.estimate import estimate_input_tokens
 from nodes.models.ladder import intake_messages, model_understanding
+from tests.openai_stub import Stub, stub_env
 
 TEXT = "What is going on with the blender in #W1234567?"
 # The model's reading adds the item the rules left unread, so it shows when it is used.
 VALID = json.dumps(
     {"intents": ["order_status"], "slots": {"order_ids": ["#W1234567"], "item_names": ["blender"]}}
 )
-
-
-@dataclass
-class Stub:
-    """What the stub answers per model name, and what it received.
-
-    `queued` answers (status, content, headers) are used first, in order;
-    then `answers`. A model in `hanging` never answers until the test ends.
-    """
-
-    port: int = 0
-    answers: dict[str, tuple[int, str]] = field(default_factory=dict)
-    queued: dict[str, list[tuple[int, str, dict[str, str]]]] = field(default_factory=dict)
-    hanging: set[str] = field(default_factory=set)
-    released: threading.Event = field(default_factory=threading.Event)
-    requests: list[dict[str, Any]] = field(default_factory=list)
-
-    def answer(self, model: str) -> tuple[int, str, dict[str, str]]:
-        if self.queued.get(model):
-            return self.queued[model].pop(0)
-        status, content = self.answers.get(model, (404, ""))
-        return status, content, {}
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-
-def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            stub.requests.append({"path": self.path, "auth": self.headers["Authorization"], **body})
-            if body["model"] in stub.hanging:
-                stub.released.wait(timeout=60)
-                return
-            status, content, headers = stub.answer(body["model"])
-            payload = _completion(body["model"], content) if status == 200 else {"error": {}}
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            for name, value in {"Content-Type": "application/json", **headers}.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:  # keep test output clean
-            pass
-
-    return Handler
-
-
-def _completion(model: str, content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-stub",
-        "object": "chat.completion",
-        "created": 1700000000,
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 42, "completion_tokens": 9, "total_tokens": 51},
-    }
-
-
-@pytest.fixture
-def stub() -> Iterator[Stub]:
-    state = Stub()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True
-    state.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield state
-    finally:
-        state.released.set()
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
-def _env(stub: Stub, **models: str) -> dict[str, str]:
-    env = {"OPENAI_API_KEY": "stub-key", "OPENAI_BASE_URL": stub.base_url}
-    return env | {f"ROLEGRAPH_MODEL_{tier.upper()}": name for tier, name in models.items()}
 
 
 def _received(stub: Stub, model: str) -> int:
@@ -146,7 +55,7 @@ async def test_chat_openai_reaches_the_endpoint_and_usage_is_recorded(
     db: Database, stub: Stub
 ) -> None:
     stub.answers["stub-small"] = (200, VALID)
-    tiers = ModelTiers.from_env(_env(stub, small="stub-small"))
+    tiers = ModelTiers.from_env(stub_env(stub, small="stub-small"))
     thread = f"t-{uuid.uuid4().hex[:8]}"
 
     out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, understand(TEXT))
@@ -168,7 +77,7 @@ async def test_http_error_on_large_falls_to_small_without_client_retries(
 ) -> None:
     stub.answers["stub-large"] = (500, "")
     stub.answers["stub-small"] = (200, VALID)
-    tiers = ModelTiers.from_env(_env(stub, small="stub-small", large="stub-large"))
+    tiers = ModelTiers.from_env(stub_env(stub, small="stub-small", large="stub-large"))
     thread = f"t-{uuid.uuid4().hex[:8]}"
 
     out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, understand(TEXT))
@@ -183,7 +92,7 @@ async def test_http_error_on_large_falls_to_small_without_client_retries(
 async def test_hostile_endpoint_cannot_widen_order_ids(db: Database, stub: Stub) -> None:
     hostile = json.dumps({"intents": ["cancel_order"], "slots": {"order_ids": ["#W0000001"]}})
     stub.answers["stub-small"] = (200, hostile)
-    tiers = ModelTiers.from_env(_env(stub, small="stub-small"))
+    tiers = ModelTiers.from_env(stub_env(stub, small="stub-small"))
     rules = understand(TEXT)
 
     out = await model_understanding(_ctx(db, tiers), {}, rules)
@@ -196,7 +105,7 @@ async def test_a_429_with_retry_after_is_retried_once_after_the_asked_wait(
 ) -> None:
     stub.queued["stub-small"] = [(429, "", {"Retry-After": "1"})]
     stub.answers["stub-small"] = (200, VALID)
-    tiers = ModelTiers.from_env(_env(stub, small="stub-small"))
+    tiers = ModelTiers.from_env(stub_env(stub, small="stub-small"))
 
     with caplog.at_level(logging.WARNING, logger="nodes.models.invoke"):
         out = await model_understanding(_ctx(db, tiers), {}, understand(TEXT))
@@ -212,7 +121,7 @@ async def test_a_retry_after_beyond_the_request_deadline_is_not_waited_for(
 ) -> None:
     stub.queued["stub-small"] = [(429, "", {"Retry-After": "30"})]
     stub.answers["stub-small"] = (200, VALID)
-    env = _env(stub, small="stub-small") | {"ROLEGRAPH_REQUEST_TIMEOUT": "5"}
+    env = stub_env(stub, small="stub-small") | {"ROLEGRAPH_REQUEST_TIMEOUT": "5"}
     tiers = ModelTiers.from_env(env)
     rules = understand(TEXT)
 
@@ -225,7 +134,7 @@ async def test_a_hanging_endpoint_costs_one_timeout_then_the_breaker_skips_it(
     db: Database, stub: Stub
 ) -> None:
     stub.hanging.add("stub-large")
-    env = _env(stub, large="stub-large") | {"ROLEGRAPH_MODEL_TIMEOUT": "0.5"}
+    env = stub_env(stub, large="stub-large") | {"ROLEGRAPH_MODEL_TIMEOUT": "0.5"}
     tiers = ModelTiers.from_env(env)
     rules = understand(TEXT)
 
@@ -241,7 +150,7 @@ async def test_a_hanging_endpoint_costs_one_timeout_then_the_breaker_skips_it(
 
 async def test_max_tokens_reaches_the_request_body(db: Database, stub: Stub) -> None:
     stub.answers["stub-small"] = (200, VALID)
-    env = _env(stub, small="stub-small") | {"ROLEGRAPH_MAX_TOKENS": "200"}
+    env = stub_env(stub, small="stub-small") | {"ROLEGRAPH_MAX_TOKENS": "200"}
     tiers = ModelTiers.from_env(env)
     out = await model_understanding(_ctx(db, tiers), {}, understand(TEXT))
     assert out.tier == "small"
@@ -254,7 +163,7 @@ async def test_max_tokens_in_the_body_is_what_the_request_budget_leaves(
     db: Database, stub: Stub
 ) -> None:
     stub.answers["stub-small"] = (200, VALID)
-    env = _env(stub, small="stub-small") | {"ROLEGRAPH_BUDGET_REQUEST": "5000"}
+    env = stub_env(stub, small="stub-small") | {"ROLEGRAPH_BUDGET_REQUEST": "5000"}
     tiers = ModelTiers.from_env(env)
     rules = understand(TEXT)
     thread = f"t-{uuid.uuid4().hex[:8]}"
@@ -270,7 +179,7 @@ async def test_max_tokens_in_the_body_is_what_the_request_budget_leaves(
 
 async def test_two_tiers_naming_the_same_model_are_asked_once(db: Database, stub: Stub) -> None:
     stub.answers["stub-same"] = (200, "not the JSON intake wants")
-    tiers = ModelTiers.from_env(_env(stub, small="stub-same", large="stub-same"))
+    tiers = ModelTiers.from_env(stub_env(stub, small="stub-same", large="stub-same"))
     rules = understand(TEXT)
     thread = f"t-{uuid.uuid4().hex[:8]}"
     out = await model_understanding(_ctx(db, tiers), {"thread_id": thread}, rules)
@@ -281,7 +190,7 @@ async def test_two_tiers_naming_the_same_model_are_asked_once(db: Database, stub
 
 async def test_a_timed_out_call_is_recorded_with_its_max_tokens(db: Database, stub: Stub) -> None:
     stub.hanging.add("stub-large")
-    env = _env(stub, large="stub-large") | {
+    env = stub_env(stub, large="stub-large") | {
         "ROLEGRAPH_MODEL_TIMEOUT": "0.5",
         "ROLEGRAPH_MAX_TOKENS": "300",
     }

@@ -87,3 +87,18 @@ def test_tools_are_the_whitelist_without_session_parameters() -> None:
     assert user["function"]["parameters"]["properties"] == {}
     load = tools[-1]["function"]["parameters"]["properties"]["name"]
     assert set(load["enum"]) == allowed
+
+
+def test_a_schema_is_a_name_and_typed_parameters_described_once_elsewhere() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    tools = tool_schemas(offered(ctx, spec.name), ctx.domain.planning.customer_args)
+    order = next(t["function"] for t in tools if t["function"]["name"] == "get_order_details_v1")
+    # The one-line description is in the prompt's tool list, the parameter's meaning in
+    # the instructions load_skill brings: neither is repeated in every call's schemas.
+    assert "description" not in order
+    assert order["parameters"]["properties"] == {"order_id": {"type": "string"}}
+    prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
+    assert "- get_order_details_v1: An order's status" in prefix
+    docs = str(prompt_of(ctx, spec, state("a", "x", loaded=["get_order_details_v1"]))[2].content)
+    assert "`order_id` (string): Order id such as" in docs
