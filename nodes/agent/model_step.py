@@ -89,7 +89,7 @@ async def _ask(
     over = None
     for tier, model in tiers.ladder(start):
         bound = model.bind_tools(tools)
-        found = await ask_tier(tiers, ctx.pool, site, tier, model, bound, messages)
+        found = await ask_tier(tiers, ctx.pool, site, tier, model, bound, messages, tools)
         if found.value is not None:
             return found
         over = found.over_budget or over

@@ -11,9 +11,10 @@ was allowed, since the server may well have generated them all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -49,12 +50,19 @@ class Spend:
     max_tokens: int
     via: Runnable[Sequence[BaseMessage], BaseMessage] | None = None
     """What the call goes through when not `model` itself (`model` with tools bound)."""
+    tools: Sequence[Mapping[str, Any]] = ()
+    """The tool schemas bound in `via`: their tokens are part of the prompt."""
 
 
 async def allowance(
-    budgets: Budgets, pool: Pool | None, site: CallSite, messages: Sequence[BaseMessage]
+    budgets: Budgets,
+    pool: Pool | None,
+    site: CallSite,
+    messages: Sequence[BaseMessage],
+    tools: Sequence[Mapping[str, Any]] = (),
 ) -> Allowance:
-    """What a call from `site` with `messages` may spend under `budgets`, from the ledger."""
+    """What a call from `site` with `messages` (and `tools` bound) may spend under
+    `budgets`, from the ledger."""
     if not budgets.limited or pool is None:
         return Allowance(budgets.max_tokens)
     async with pool.connection() as conn:
@@ -66,7 +74,7 @@ async def allowance(
             role=site.role,
             day=datetime.now(UTC).date(),
         )
-    return budgets.allowance(spent, estimate_input_tokens(messages))
+    return budgets.allowance(spent, estimate_input_tokens(messages, tools))
 
 
 async def record_call(
@@ -105,7 +113,7 @@ def endpoint_of(model: BaseChatModel) -> tuple[str, ...]:
 
 
 def _estimate(spend: Spend, reply: BaseMessage | None, outcome: Outcome) -> Usage:
-    prompt = estimate_input_tokens(spend.messages)
+    prompt = estimate_input_tokens(spend.messages, spend.tools)
     if reply is not None:
         return Usage(prompt, estimate_input_tokens([reply]))
     return Usage(prompt, spend.max_tokens if outcome == "timed_out" else 0)

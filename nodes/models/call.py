@@ -16,7 +16,7 @@ timed-out ones too, and every call sets `max_tokens` from the budget left.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
@@ -160,6 +160,7 @@ async def ask_tier(
     model: BaseChatModel,
     bound: Runnable[Sequence[BaseMessage], BaseMessage],
     messages: Sequence[BaseMessage],
+    tools: Sequence[Mapping[str, Any]] = (),
 ) -> Descent[BaseMessage]:
     """One tier's whole reply through `bound` (`model` with tools bound), recorded
     against `model`; no value when the tier was skipped (breaker, deadline, budget — then
@@ -167,12 +168,12 @@ async def ask_tier(
 
     For callers that need the reply's tool calls, not the text `descend` accepts.
     """
-    allowed = await allowance(tiers.budgets, pool, site, messages)
+    allowed = await allowance(tiers.budgets, pool, site, messages, tools)
     if allowed.over is not None:
         log.warning(
             "%s: %s tier skipped: the %s token budget is spent", site.node, tier, allowed.over
         )
         return Descent(None, allowed.over)
     # A tool-bound model answers like the model itself: same breaker, deadline, ledger.
-    spend = Spend(site, model, messages, allowed.max_tokens, bound)
+    spend = Spend(site, model, messages, allowed.max_tokens, bound, tools)
     return Descent(await _ask(tiers, pool, tier, spend))

@@ -16,16 +16,23 @@ keep the ledger from under-counting by much.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 from langchain_core.messages.utils import count_tokens_approximately
+from langchain_core.tools import BaseTool
 
 CHARS_PER_TOKEN = 4.0
 
 
-def estimate_input_tokens(messages: Sequence[BaseMessage]) -> int:
-    """The estimated prompt tokens of `messages` (see the module docstring)."""
+def estimate_input_tokens(
+    messages: Sequence[BaseMessage], tools: Sequence[Mapping[str, Any]] = ()
+) -> int:
+    """The estimated prompt tokens of `messages`, and of the tool schemas bound with them
+    (sent with every call too; see the module docstring)."""
     wide = sum(1 for m in messages for ch in m.text if ord(ch) > 127)
+    shown: list[BaseTool | dict[str, Any]] | None = [dict(t) for t in tools] or None
     # count_tokens_approximately counted each of them as 1/4 token already.
-    return count_tokens_approximately(messages) + math.ceil(wide * (1 - 1 / CHARS_PER_TOKEN))
+    counted = count_tokens_approximately(messages, tools=shown)
+    return counted + math.ceil(wide * (1 - 1 / CHARS_PER_TOKEN))

@@ -18,6 +18,7 @@ from checkpoints.token_ledger import UsageRow, record_usage
 from graphs.api import run_request
 from nodes.errors import ModelOutputInvalid
 from nodes.models import ModelTiers
+from nodes.models.accounting import allowance
 from nodes.models.budget import MIN_REPLY_TOKENS, Budgets
 from nodes.models.budget_notice import budget_spent_text
 from nodes.models.call import CallSite, descend_within_budget
@@ -173,3 +174,17 @@ async def test_spent_budget_tells_the_customer_and_notifies_operators(support: S
     assert hook["event"] == "rolegraph.budget.spent" and hook["budget"] == "request"
     assert "request token budget spent" in notices[0]["subject"]
     assert "ROLEGRAPH_BUDGET_REQUEST" in notices[0]["body"] and user in notices[0]["body"]
+
+
+async def test_bound_tool_schemas_count_against_the_budget(db: Database) -> None:
+    tools = [
+        {"type": "function", "function": {"name": f"lookup_{n}_v1", "parameters": {
+            "type": "object", "properties": {"order_id": {"type": "string"}}}}}
+        for n in range(20)
+    ]  # fmt: skip
+    schemas = estimate_input_tokens(ASK, tools) - PROMPT
+    assert schemas > 100
+    budgets = Budgets(request=PROMPT + schemas + 100)
+    bare = await allowance(budgets, db.pool, site(), ASK)
+    bound = await allowance(budgets, db.pool, site(), ASK, tools)
+    assert bare.max_tokens == min(schemas + 100, 1024) and bound.max_tokens == 100
