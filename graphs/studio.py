@@ -41,7 +41,16 @@ async def make_plan_execute_graph() -> ContextBoundGraph:
     return (await _SERVED.get())["plan_execute"]
 
 
-FACTORIES = {"support": make_graph, "plan_execute": make_plan_execute_graph}
+async def make_react_graph() -> ContextBoundGraph:
+    """The react graph, bound to the same context as the support graph."""
+    return (await _SERVED.get())["react"]
+
+
+FACTORIES = {
+    "support": make_graph,
+    "plan_execute": make_plan_execute_graph,
+    "react": make_react_graph,
+}
 """The factory of each mode (`langgraph.json` names each under the mode's name)."""
 
 
