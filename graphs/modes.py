@@ -28,7 +28,7 @@ from checkpoints.errors import InvalidArgument
 from graphs.plan_execute import build_plan_execute_graph
 from graphs.react import build_react_graph
 from graphs.support import build_support_graph
-from skills.roles import RoleSpec
+from skills.roles import RoleSpec, front_role
 
 Builder = Callable[[Mapping[str, RoleSpec]], StateGraph[Any, Any, Any, Any]]
 DEFAULT_MODE = "support"
@@ -40,6 +40,11 @@ BUILDERS: Mapping[str, Builder] = {
     "react": build_react_graph,
 }
 MODES = tuple(BUILDERS)
+
+
+def modes_for(roles: Mapping[str, RoleSpec]) -> tuple[str, ...]:
+    """The modes a domain with `roles` can run: `react` needs its front role."""
+    return tuple(m for m in MODES if m != "react" or front_role(roles) is not None)
 
 
 def checked_mode(mode: str | None) -> str:

@@ -24,13 +24,13 @@ from nodes.react_fallback import RECOVERY, react_recover, react_route
 from skills.errors import RoleConfigError
 from skills.roles import RoleSpec, front_role
 
+NO_FRONT_ROLE = "the react mode needs a front role: set front: true in one role file of the domain"
+
 
 def build_react_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, Any, Any]:
     """The turn graph whose plan is the front role's goal; a one-line error without one."""
     if front_role(roles) is None:
-        raise RoleConfigError(
-            "the react mode needs a front role: set front: true in one role file of the domain"
-        )
+        raise RoleConfigError(NO_FRONT_ROLE)
     execution = Execution(
         route=react_route, recovery=RECOVERY, recover=react_recover, plan=react_planner
     )

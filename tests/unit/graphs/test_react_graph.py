@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphs.modes import MODES, compile_mode, mode_of
+from graphs.modes import MODES, compile_mode, mode_of, modes_for
 from graphs.react import build_react_graph
 from nodes.bootstrap import load_static_config
 from nodes.contracts import Understanding
@@ -31,6 +31,9 @@ def test_a_domain_without_a_front_role_is_a_one_line_error() -> None:
     with pytest.raises(RoleConfigError) as info:
         build_react_graph(without)
     assert "front: true" in str(info.value) and "\n" not in str(info.value)
+    # Such a domain still serves the other modes.
+    assert modes_for(without) == ("support", "plan_execute")
+    assert modes_for(roles) == MODES
 
 
 def _understanding(text: str, **slots: tuple[str, ...]) -> Understanding:
