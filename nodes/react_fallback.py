@@ -134,4 +134,6 @@ def _findings(outcome: TaskOutcome) -> AgentFindings:
 def _why(outcome: TaskOutcome) -> str:
     if outcome.partial:
         return "stopped at a bound"
+    if outcome.status == "awaiting_confirmation":
+        return "asked about a record the request did not name"
     return outcome.status if outcome.status == "failed" else "no tool result"

@@ -11,6 +11,7 @@ from langchain_core.messages import ToolMessage
 from graphs.api import resume_thread, run_request
 from graphs.modes import thread_mode
 from nodes.bootstrap import build_support_context
+from tests.cli import run_cli
 from tests.fakes.chat import ToolCalls
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
 from tests.integration.modes.helpers import graph_of
@@ -155,3 +156,31 @@ async def test_a_model_failing_after_the_approved_write_keeps_the_write(support:
     assert rows.count((cancel[0], FRONT, "success")) == 1
     # What the agent's results hold is stated (the cancel's refund), marked as partial.
     assert order in done.answer and done.answer.startswith("I stopped before checking")
+
+
+async def test_the_loops_approval_is_answered_by_another_process(
+    support: Support, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=33)
+    cancel = ("cancel_pending_order_v1", {"order_id": order, "reason": "no longer needed"})
+    model = agent_model(ToolCalls.of(cancel), ToolCalls.of(cancel))
+    ctx = react_ctx(support.ctx, model)
+    waiting = await run_confirmed(
+        react_graph(support, ctx), ctx, text=f"cancel {order}, I no longer need it", user_id=user
+    )
+    assert waiting.status == "interrupted", waiting.trace
+    assert len(model.calls) == 2
+    # `rolegraph resume` in its own process, with no model at all: the approved call runs
+    # from the checkpoint, once; nothing asks a model for the steps before it.
+    done = run_cli(db_env, "resume", waiting.thread_id, "--decision", "approve")
+    assert done.returncode == 0, done.stderr
+    assert "mode: react" in done.stdout and f"thread {waiting.thread_id}: completed" in done.stdout
+    assert await order_status(support.db.pool, order) == "cancelled"
+    async with support.db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM audit_events WHERE thread_id = %s AND skill = %s"
+            " AND status = 'success'",
+            (waiting.thread_id, cancel[0]),
+        )
+        row = await cur.fetchone()
+    assert row is not None and row["n"] == 1
