@@ -167,6 +167,7 @@ def _first_problem(
 ) -> str | None:
     checks = (
         _check_name(role, path),
+        _check_front(role),
         _check_duplicates(role),
         _check_read(role, vocabulary),
         _check_execute(role, known),
@@ -179,6 +180,12 @@ def _first_problem(
 def _check_name(role: RoleSpec, path: Path) -> str | None:
     if role.name != path.stem:
         return f"role name {role.name!r} does not match the file name; rename one of them"
+    return None
+
+
+def _check_front(role: RoleSpec) -> str | None:
+    if role.front and role.model_tier == "rules":
+        return "front: true needs a model: set model_tier to small or large"
     return None
 
 

@@ -43,8 +43,8 @@ def test_no_front_role_by_default(write_role: WriteRole, tmp_path: Path) -> None
 def test_two_front_roles_are_a_start_up_error_naming_the_files(
     write_role: WriteRole, tmp_path: Path
 ) -> None:
-    write_role(role_data(name="desk_a", front=True))
-    write_role(role_data(name="desk_b", front=True))
+    write_role(role_data(name="desk_a", front=True, model_tier="small"))
+    write_role(role_data(name="desk_b", front=True, model_tier="large"))
     with pytest.raises(RoleConfigError) as info:
         load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
     message = str(info.value)
@@ -56,3 +56,12 @@ def test_front_must_be_a_boolean(write_role: WriteRole, tmp_path: Path) -> None:
     write_role(role_data(front="maybe"))
     with pytest.raises(RoleConfigError, match=r"reader\.yaml: front"):
         load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
+
+
+def test_a_front_role_needs_a_model_tier(write_role: WriteRole, tmp_path: Path) -> None:
+    write_role(role_data(front=True))
+    with pytest.raises(RoleConfigError) as info:
+        load_roles(tmp_path, KNOWN_SKILLS, VOCABULARY)
+    assert str(info.value) == (
+        f"{tmp_path / 'reader.yaml'}: front: true needs a model: set model_tier to small or large"
+    )
