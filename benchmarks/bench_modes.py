@@ -5,7 +5,8 @@ the same model: a read ("where is my package for ...?") and a cancel the
 customer confirms ("yes") and an operator approves. The model is scripted: it
 reads each request as its intent and slots, and plans what the planner's draft
 plans, so every mode gets the same, correct model output and differs only in
-how it runs it. Modes alternate request by request (interleaved), so machine
+how it runs it; in the `react` mode, as the front role's agent, it calls the
+one tool the request needs and then says what the tool's result shows. Modes alternate request by request (interleaved), so machine
 noise falls on all alike.
 
 Prints, per mode and request: success (runs that ended as the golden path
@@ -23,12 +24,13 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
 from pydantic import Field
 
 from checkpoints.database import resolve_database
@@ -51,27 +53,48 @@ Run = Callable[[], Awaitable[tuple[bool, str]]]
 
 
 class ScriptedReader(BaseChatModel):
-    """Answers intake with the reading it is given per request, and the planner with its
-    own draft (the rules plan) — a model that is always right, at a fixed token cost per
-    character of prompt and reply."""
+    """Answers intake with the reading it is given per request, the planner with its
+    own draft (the rules plan), and a role agent with the one tool call its request
+    needs, then a sentence on its result — a model that is always right, at a fixed
+    token cost per character of prompt and reply."""
 
     readings: dict[str, str] = Field(default_factory=dict)
     """Request text -> the intake reply for it."""
+    actions: dict[str, tuple[str, dict[str, Any], str]] = Field(default_factory=dict)
+    """Order id -> the tool call an agent makes for a request naming it, and what it
+    says once the call ran."""
 
     @property
     def _llm_type(self) -> str:
         return "scripted-reader"
 
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, BaseMessage]:
+        """The tools are the agent's; the script decides what it calls."""
+        return self
+
     def _generate(self, messages: list[BaseMessage], *_: Any, **__: Any) -> ChatResult:
-        reply = self._reply(str(messages[-1].content))
+        message = self._agent_step(messages) or AIMessage(
+            content=self._reply(str(messages[-1].content))
+        )
         prompt = sum(len(str(m.content)) for m in messages)
-        usage = {
+        reply = len(str(message.content)) + len(json.dumps(message.tool_calls))
+        message.usage_metadata = {
             "input_tokens": prompt // 4,
-            "output_tokens": len(reply) // 4,
-            "total_tokens": (prompt + len(reply)) // 4,
+            "output_tokens": reply // 4,
+            "total_tokens": (prompt + reply) // 4,
         }
-        message = AIMessage(content=reply, usage_metadata=usage)
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _agent_step(self, messages: list[BaseMessage]) -> AIMessage | None:
+        turn = "\n".join(str(m.content) for m in messages[1:3])
+        order = next((o for o in self.actions if "<goal>" in turn and o in turn), None)
+        if order is None:
+            return None
+        name, args, said = self.actions[order]
+        if isinstance(messages[-1], ToolMessage):
+            return AIMessage(content=said)
+        call = {"name": name, "args": args, "id": f"call-{len(messages)}", "type": "tool_call"}
+        return AIMessage(content="", tool_calls=[call])
 
     def _reply(self, request: str) -> str:
         for line in request.splitlines():
@@ -134,6 +157,11 @@ async def _subjects(db: Database, cancels: int) -> Subjects:
 def _read(graph: Any, ctx: SupportContext, model: ScriptedReader, s: Subjects) -> Run:
     text = f"where is my package for {s.read_order}?"
     model.readings[text] = _reading("track_shipment", s.read_order)
+    model.actions[s.read_order] = (
+        "track_shipment_v1",
+        {"order_id": s.read_order},
+        f"Here is the tracking of order {s.read_order}.",
+    )
 
     async def run() -> tuple[bool, str]:
         done = await run_request(graph, ctx, text=text, user_id=s.read_user)
@@ -147,6 +175,11 @@ def _cancel(graph: Any, ctx: SupportContext, model: ScriptedReader, s: Subjects)
         user, order = s.pending.pop()
         text = f"please cancel {order}, ordered by mistake"
         model.readings[text] = _reading("cancel_order", order, reason="ordered by mistake")
+        model.actions[order] = (
+            "cancel_pending_order_v1",
+            {"order_id": order, "reason": "ordered by mistake"},
+            f"I cancelled order {order}.",
+        )
         asked = await run_request(graph, ctx, text=text, user_id=user)
         said: RunReport = await run_request(
             graph, ctx, text="yes", user_id=user, thread_id=asked.thread_id
@@ -161,8 +194,12 @@ def _cancel(graph: Any, ctx: SupportContext, model: ScriptedReader, s: Subjects)
 
 
 def _modelled(done: RunReport) -> bool:
-    """Whether the model's reading and plan ran (not a fall-back to the rules tier)."""
+    """Whether the model's reading and plan ran (not a fall-back to the rules tier): the
+    model's plan, or in the react mode the front agent's goal, carried by the agent."""
     tiers = {line.split(":")[0] for line in done.trace}
+    if "planner[react]" in tiers:
+        carried = not any(line.startswith("fallback:") for line in done.trace)
+        return "intake[large]" in tiers and carried
     return {"intake[large]", "planner[large]"} <= tiers
 
 

@@ -7,8 +7,9 @@ a thread is always continued by the graph of the mode that started it
 (`thread_mode`; `graphs.api` picks that graph before every run, and the CLI
 refuses a `--mode` that is not the thread's, `resolve_mode`).
 
-The `react` mode (one agent, a tool-calling loop) joins `BUILDERS` when its
-graph exists.
+The modes: `support` (every ready step at once), `plan_execute` (one step at a
+time, replanned on failure) and `react` (the front role's agent pursues the
+request in a tool-calling loop, the rules plan when it does not carry it).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from langgraph.types import Checkpointer
 
 from checkpoints.errors import InvalidArgument
 from graphs.plan_execute import build_plan_execute_graph
+from graphs.react import build_react_graph
 from graphs.support import build_support_graph
-from skills.roles import RoleSpec
+from skills.roles import RoleSpec, front_role
 
 Builder = Callable[[Mapping[str, RoleSpec]], StateGraph[Any, Any, Any, Any]]
 DEFAULT_MODE = "support"
@@ -35,8 +37,14 @@ MODE_KEY = "rolegraph_mode"
 BUILDERS: Mapping[str, Builder] = {
     "support": build_support_graph,
     "plan_execute": build_plan_execute_graph,
+    "react": build_react_graph,
 }
 MODES = tuple(BUILDERS)
+
+
+def modes_for(roles: Mapping[str, RoleSpec]) -> tuple[str, ...]:
+    """The modes a domain with `roles` can run: `react` needs its front role."""
+    return tuple(m for m in MODES if m != "react" or front_role(roles) is not None)
 
 
 def checked_mode(mode: str | None) -> str:

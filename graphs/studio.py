@@ -22,12 +22,14 @@ from langchain_core.runnables.config import merge_configs
 
 from checkpoints.opening import Database
 from graphs.bound import ContextBoundGraph, bind_context
-from graphs.modes import DEFAULT_MODE, MODES, compile_mode, mode_of
+from graphs.modes import DEFAULT_MODE, compile_mode, mode_of, modes_for
+from graphs.react import NO_FRONT_ROLE
 from graphs.served_persistence import PerLoop, served_database
 from nodes.bootstrap import build_support_context, load_static_config
 from nodes.domain import load_domain
 from nodes.models.tiers import ModelTiers
 from nodes.tracing import TURN_TRACE_KEY, TurnTrace, install_tracing, turn_trace
+from skills.errors import RoleConfigError
 from skills.outbox.worker import background_worker
 
 
@@ -41,7 +43,20 @@ async def make_plan_execute_graph() -> ContextBoundGraph:
     return (await _SERVED.get())["plan_execute"]
 
 
-FACTORIES = {"support": make_graph, "plan_execute": make_plan_execute_graph}
+async def make_react_graph() -> ContextBoundGraph:
+    """The react graph, bound to the same context as the support graph; a one-line
+    error for a domain without a front role."""
+    served = await _SERVED.get()
+    if "react" not in served:
+        raise RoleConfigError(NO_FRONT_ROLE)
+    return served["react"]
+
+
+FACTORIES = {
+    "support": make_graph,
+    "plan_execute": make_plan_execute_graph,
+    "react": make_react_graph,
+}
 """The factory of each mode (`langgraph.json` names each under the mode's name)."""
 
 
@@ -53,7 +68,8 @@ async def open_served_graph(
 
 
 async def open_served_graphs(db: Database, env: Mapping[str, str]) -> dict[str, ContextBoundGraph]:
-    """Seed `db` if empty and bind one fresh context to every mode's graph.
+    """Seed `db` if empty and bind one fresh context to every mode's graph (of the
+    modes the domain can run, `graphs.modes.modes_for`).
 
     The domain's reference data is loaded only into a database without its data.
     """
@@ -67,7 +83,8 @@ async def open_served_graphs(db: Database, env: Mapping[str, str]) -> dict[str, 
     ctx = await build_support_context(
         db.pool, env=env, domain=domain, models=models if models.available else None, static=static
     )
-    return {m: bind_context(compile_mode(m, ctx.roles, store=db.store), ctx) for m in MODES}
+    modes = modes_for(ctx.roles)
+    return {m: bind_context(compile_mode(m, ctx.roles, store=db.store), ctx) for m in modes}
 
 
 async def _build(stack: AsyncExitStack) -> dict[str, ContextBoundGraph]:

@@ -47,17 +47,21 @@ R = TypeVar("R")
 Route = Callable[[SupportState], list[Send] | str]
 Recover = Callable[[SupportState, Runtime[SupportContext]], Awaitable[dict[str, Any]]]
 """A node that recovers from failed steps (`nodes.refine.refine` and its kind)."""
+Plan = Callable[[SupportState, Runtime[SupportContext]], Awaitable[Any]]
+"""The planner node (`nodes.planner.node.planner` and its kind)."""
 
 
 @dataclass(frozen=True)
 class Execution:
     """What one execution mode wires differently: `route` leaves `dispatch` (the `Send`s of
     the tasks it runs, or the next step's name), and `recovery` (the node `route` names when
-    steps failed) runs `recover`, after which `after_refine` goes on."""
+    steps failed) runs `recover`, after which `after_refine` goes on. `plan` is the
+    planner node's function (the plan of the turn, and its replans)."""
 
     route: Route
     recovery: str = "refine"
     recover: Recover = refine
+    plan: Plan = planner
 
 
 def build_support_graph(roles: Mapping[str, RoleSpec]) -> StateGraph[Any, Any, Any, Any]:
@@ -129,7 +133,7 @@ def _add_nodes(
     g.add_node("intake", intake)
     g.add_node("remember", remember_node)
     g.add_node("handoff", on_loop(handoff))
-    g.add_node("planner", planner)
+    g.add_node("planner", execution.plan)  # type: ignore[arg-type]
     g.add_node("dispatch", on_loop(dispatch))
     for spec in roles.values():
         g.add_node(node_name(spec.name), make_role_node(spec), input_schema=TaskInput)

@@ -56,8 +56,10 @@ class RoleSpec(_Frozen):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     description: str = Field(min_length=1)
     model_tier: Tier
-    """Validated on load and exposed for the agent-modes work; the runtime's
-    model ladder does not read it yet."""
+    """Where the role agent's model ladder starts (`rules`: the role runs planned calls only)."""
+    front: bool = False
+    """The customer-facing role: the one agent of the `react` mode runs its whitelist.
+    At most one role of a domain is the front role."""
     permissions: RolePermissions
     skills: tuple[SkillBinding, ...] = ()
 
@@ -112,7 +114,22 @@ def load_roles(
             roles[role.name] = role
     if not roles:
         raise RoleConfigError(f"{folder}: no role files (*.yaml) found; add at least one role")
+    _check_one_front(folder, roles)
     return roles
+
+
+def front_role(roles: Mapping[str, RoleSpec]) -> RoleSpec | None:
+    """The domain's customer-facing role (`front: true`), if it declares one."""
+    return next((r for r in roles.values() if r.front), None)
+
+
+def _check_one_front(folder: Path, roles: Mapping[str, RoleSpec]) -> None:
+    fronts = sorted(name for name, role in roles.items() if role.front)
+    if len(fronts) > 1:
+        files = ", ".join(str(folder / f"{name}.yaml") for name in fronts)
+        raise RoleConfigError(
+            f"{files}: more than one role sets front: true; keep it on one role only"
+        )
 
 
 def load_role_file(
@@ -150,6 +167,7 @@ def _first_problem(
 ) -> str | None:
     checks = (
         _check_name(role, path),
+        _check_front(role),
         _check_duplicates(role),
         _check_read(role, vocabulary),
         _check_execute(role, known),
@@ -162,6 +180,12 @@ def _first_problem(
 def _check_name(role: RoleSpec, path: Path) -> str | None:
     if role.name != path.stem:
         return f"role name {role.name!r} does not match the file name; rename one of them"
+    return None
+
+
+def _check_front(role: RoleSpec) -> str | None:
+    if role.front and role.model_tier == "rules":
+        return "front: true needs a model: set model_tier to small or large"
     return None
 
 

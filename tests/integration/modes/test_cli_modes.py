@@ -82,7 +82,29 @@ async def test_plan_execute_read_shows_its_steps(
 def test_an_unknown_mode_is_one_line_naming_the_modes(db_env: dict[str, str]) -> None:
     result = run_cli(db_env, "run", "--mode", "nope", "--user-id", "u1", "hello")
     assert _one_line_error(result) == (
-        "rolegraph: error: unknown mode 'nope'; choose one of: support, plan_execute"
+        "rolegraph: error: unknown mode 'nope'; choose one of: support, plan_execute, react"
     )
     queued = run_cli(db_env, "resume", "thr-x", "--queue", "--mode", "react-ish")
     assert "unknown mode 'react-ish'; choose one of" in _one_line_error(queued)
+
+
+async def test_react_without_a_model_runs_the_rules_plan(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=31)
+    asked = _last_json(
+        run_cli(db_env, "run", "--json", "--mode", "react", "--user-id", user,
+                f"cancel {order}, ordered by mistake")
+    )  # fmt: skip
+    # No model for the front role: planned as in the support mode, asked the same way.
+    assert asked["status"] == "needs_input" and asked["question"]["kind"] == "confirm"
+    thread = asked["thread_id"]
+    assert await thread_mode(retail_db.checkpointer, thread) == "react"
+    started = _last_json(
+        run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
+    )
+    assert started["status"] == "interrupted"
+    done = run_cli(db_env, "resume", thread, "--decision", "approve")
+    assert done.returncode == 0, done.stderr
+    assert "mode: react" in done.stdout and f"thread {thread}: completed" in done.stdout
+    assert await order_status(retail_db.pool, order) == "cancelled"

@@ -81,7 +81,7 @@ async def test_a_thread_is_resumed_in_the_mode_that_started_it(support: Support)
 
 def test_an_unknown_mode_names_the_choices(support: Support) -> None:
     with pytest.raises(
-        InvalidArgument, match=r"^unknown mode 'nope'; choose one of: support, plan_execute$"
+        InvalidArgument, match=r"^unknown mode 'nope'; choose one of: support, plan_execute, react$"
     ):
         compile_support(support.ctx, mode="nope")
 

@@ -115,12 +115,12 @@ def test_every_cell_must_be_written(roles_copy: Path) -> None:
     matrix = roles_copy / "permission_matrix.yaml"
     matrix.write_text(
         matrix.read_text(encoding="utf-8").replace(
-            '"http_call":                        [deny,   deny,    deny,    deny,   deny,   deny ]',
+            '"http_call":                        [deny,   deny,    deny,    deny,   deny,   deny,   deny ]',
             '"http_call": [deny, deny]',
         ),
         encoding="utf-8",
     )
-    with pytest.raises(RoleConfigError, match="row 'http_call' needs 6 cells"):
+    with pytest.raises(RoleConfigError, match="row 'http_call' needs 7 cells"):
         _check(roles_copy)
 
 
@@ -154,7 +154,7 @@ def test_missing_row_for_a_granted_operation(roles_copy: Path) -> None:
 def test_role_without_column_and_column_without_role(roles_copy: Path) -> None:
     matrix = roles_copy / "permission_matrix.yaml"
     original = matrix.read_text(encoding="utf-8")
-    matrix.write_text(original.replace("customer_support_rep]", "helpdesk]"), encoding="utf-8")
+    matrix.write_text(original.replace("customer_support_rep,", "helpdesk,"), encoding="utf-8")
     with pytest.raises(RoleConfigError, match="role 'customer_support_rep' has no column"):
         _check(roles_copy)
     (roles_copy / "customer_support_rep.yaml").unlink()

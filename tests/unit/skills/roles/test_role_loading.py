@@ -27,6 +27,7 @@ def test_real_role_files_load() -> None:
         "notifier",
         "summarizer",
         "customer_support_rep",
+        "front_desk",
     }
     logistics = roles["logistics_analyst"]
     assert isinstance(logistics.execute, frozenset)
