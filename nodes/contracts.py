@@ -91,11 +91,16 @@ class Task(_Frozen):
     """Runs only if this holds of a dependency's result; else it is skipped, never run."""
     goal: str | None = None
     """What the role agent is to find out or do, in the planner's words (untrusted)."""
+    changes: bool = False
+    """Whether the goal's agent may call writes: a `react` turn's goal (the customer's
+    whole request) may; a goal a planner hands out beside its plan only reads."""
 
     @model_validator(mode="after")
     def _skill_or_goal(self) -> Task:
         if self.goal is not None and (self.skill or not self.goal.strip()):
             raise ValueError("a goal task names a non-empty goal and no skill")
+        if self.changes and self.goal is None:
+            raise ValueError("only a goal task may be marked as making changes")
         return self
 
     def rewired(self, old: str, new: str) -> Task:

@@ -75,6 +75,7 @@ class TaskData(TypedDict):
     question: str | None
     when: ConditionData | None
     goal: str | None
+    changes: bool
 
 
 class PlanData(TypedDict):

@@ -43,10 +43,14 @@ class Whose:
         )
 
 
-def offered(ctx: SupportContext, role: str) -> list[SkillMetadata]:
-    """The skills the role's agent is given as tools (`nodes.agent.tools.agent_skills`)."""
-    bound = ctx.skills.bound_skills(ctx.roles[role])
-    return agent_skills(bound, ctx.domain.planning.unplannable)
+def offered(ctx: SupportContext, task: Task) -> list[SkillMetadata]:
+    """The skills `task`'s agent is given as tools (`nodes.agent.tools.agent_skills`): its
+    role's, and of those only the reads unless the goal may make changes."""
+    bound = ctx.skills.bound_skills(ctx.roles[task.role])
+    skills = agent_skills(bound, ctx.domain.planning.unplannable)
+    if task.changes:
+        return skills
+    return [m for m in skills if not ctx.registry.is_side_effect(m.skill_id)]
 
 
 def session_args(ctx: SupportContext, skill: str, args: object, user_id: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ task resumes here, at that call, with the operator's grant.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ from nodes.state import ApprovalRequestData, ConfirmationRequestData, stored
 from skills.contract import Approval
 from skills.errors import ApprovalRequired, ConfirmationRequired
 
+log = logging.getLogger(__name__)
 AgentUpdate = dict[str, object]
 NOT_RUN = "not run: an earlier call of this turn ended the loop"
 
@@ -87,6 +89,12 @@ async def run_call(
 ) -> Ran:
     """One skill call through the runtime, under the operator's grant when it has one."""
     args = grant.args if grant else session_args(ctx, name, raw, whose.user_id)
+    if _write_of_a_reading_goal(ctx, whose, name):
+        # A goal handed out beside a plan only reads: a write named anyway is not run.
+        # (A skill the role does not hold goes to the runtime, which refuses and audits.)
+        log.warning("role_%s: %s refused: this goal only reads", whose.task.role, safe_name(name))
+        call = AgentCall(skill=name, args=args, status="rejected", error_code="reads_only")
+        return Ran(fenced("tool_result", {"error": "this goal only reads"}, tool=name), call)
     approval: Approval | None = grant.approval() if grant else None
     try:
         result = await ctx.skills.call(skill_request(whose, name, args, approval))
@@ -105,11 +113,17 @@ async def run_call(
     return Ran(_result_text(name, call), call)
 
 
+def _write_of_a_reading_goal(ctx: SupportContext, whose: Whose, name: str) -> bool:
+    task = whose.task
+    held = name in ctx.roles[task.role].execute
+    return not task.changes and held and ctx.registry.is_side_effect(name)
+
+
 def _load(
     ctx: SupportContext, whose: Whose, loaded: list[str], raw: object
 ) -> tuple[list[str], str]:
     name = raw.get("name") if isinstance(raw, dict) else None
-    held = {m.skill_id for m in offered(ctx, whose.task.role)}
+    held = {m.skill_id for m in offered(ctx, whose.task)}
     if not isinstance(name, str) or name not in held:
         return loaded, f"no tool {safe_name(name)!r} for this role; nothing loaded"
     return used(loaded, name), f"loaded the instructions of {name}"

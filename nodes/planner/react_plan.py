@@ -44,7 +44,7 @@ async def react_planner(state: SupportState, runtime: Runtime[SupportContext]) -
         # Refused or nothing to run: the support planner says so in its own words.
         return await planner(state, runtime)
     understanding = Understanding.model_validate(state["understanding"])
-    task = Task(id=GOAL_TASK, role=role, goal=request_goal(understanding))
+    task = Task(id=GOAL_TASK, role=role, goal=request_goal(understanding), changes=True)
     plan = Plan(tasks=(task,), rationale=f"react: the request is {role}'s goal")
     return {
         "plan": stored(plan, PlanData),

@@ -123,7 +123,7 @@ def _merged(kept: list[Task], rest: PlanReply) -> PlanReply:
 
 
 def _as_reply(task: Task) -> dict[str, Any]:
-    data = task.model_dump(mode="json", exclude={"question"})
+    data = task.model_dump(mode="json", exclude={"question", "changes"})
     if data.get("when") is None:
         data.pop("when", None)
     return data

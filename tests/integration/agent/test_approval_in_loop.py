@@ -1,6 +1,8 @@
-"""An approval inside a role agent's loop: the approval node asks the operator (as for
-any call), and the approved task resumes the loop at the call that waited — in a fresh
-graph and context on the same database, without asking the model again."""
+"""An approval inside a role agent's loop (the react mode's front agent: a goal the
+support planner hands out beside its plan only reads): the approval node asks the
+operator as for any call, a customer cannot answer it, a rejection changes nothing, and
+a crash mid-loop continues from the last step. The approved loop resuming in a fresh
+process without asking the model again: tests/integration/modes/test_react.py."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import dataclasses
 from typing import Any
 
 import pytest
-from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
 from graphs.api import (
@@ -29,69 +30,55 @@ from tests.integration.graph.helpers import (
     user_with_orders,
     with_executor,
 )
+from tests.integration.modes.react_helpers import agent_model, react_ctx, react_graph
 from tests.support_fixtures import Support
 
 GOAL = "cancel the customer's pending order they no longer need"
 
 
-async def test_approval_in_the_loop_resumes_in_a_fresh_process(support: Support) -> None:
+async def test_a_goal_beside_a_plan_only_reads(support: Support) -> None:
+    # In the support mode a goal runs beside the rules plan and may not change anything:
+    # the write is never offered, and named anyway it is refused and nothing is asked.
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=20)
     cancel = ("cancel_pending_order_v1", {"order_id": order, "reason": "no longer needed"})
-    text = f"I no longer need {order}, please take care of it"
-    # Turn 1: the agent's cancel waits for the customer's yes; the turn asks it.
-    first_model = fake(
+    model = fake(
         intake("order_status", order_ids=[order]),
         goal("billing_specialist", GOAL),
         ToolCalls.of(cancel),
-        # Turn 2 ("yes"): the request is read and planned again; the agent's
-        # confirmed cancel now waits for an operator, inside the loop.
-        intake("order_status", order_ids=[order]),
-        goal("billing_specialist", GOAL),
-        ToolCalls.of(cancel),
+        "Done.",
     )
-    ctx = with_models(support, first_model, None)
+    ctx = with_models(support, model, None)
     graph = compile_support(ctx, support.db.checkpointer)
+    done = await run_request(
+        graph, ctx, text=f"I no longer need {order}, please take care of it", user_id=user
+    )
+    assert done.status == "completed" and not done.interrupts and not done.question, done.trace
+    assert "cancel_pending_order_v1" not in model.bound[0]
+    assert await order_status(support.db.pool, order) == "pending"
+    assert await audit_of(support.db.pool, done.audit_id or "") == []  # never reached the runtime
+    assert any("cancel_pending_order_v1:rejected" in line for line in done.trace), done.trace
+
+
+def _cancelling(order: str, *after: str) -> Any:
+    """The front agent cancelling `order` on the request's turn and again on the "yes"."""
+    cancel = ("cancel_pending_order_v1", {"order_id": order, "reason": "no longer needed"})
+    return agent_model(ToolCalls.of(cancel), ToolCalls.of(cancel), *after)
+
+
+async def _waiting(support: Support, ctx: Any, graph: Any, order: str, user: str) -> Any:
+    text = f"please cancel {order}, I no longer need it"
     asked = await run_request(graph, ctx, text=text, user_id=user)
     assert asked.status == "needs_input", asked.trace
-    assert asked.question and asked.question["kind"] == "confirm"
     waiting = await run_request(graph, ctx, text="yes", user_id=user, thread_id=asked.thread_id)
     assert waiting.status == "interrupted", waiting.trace
-    (request,) = waiting.interrupts
-    assert request["skill"] == "cancel_pending_order_v1" and request["args"]["order_id"] == order
-    assert await order_status(support.db.pool, order) == "pending"
-
-    # Another process: a new context, graph and model. The model holds only the
-    # step after the approved call: asking it for any earlier step would use it up.
-    fresh = await build_support_context(support.db.pool, env={})
-    after = fake(f"I cancelled order {order}.", name="after-approval")
-    fresh = dataclasses.replace(fresh, models=agent_tiers(large=after))
-    fresh_graph = compile_support(fresh, support.db.checkpointer)
-    done = await resume_thread(
-        fresh_graph, fresh, waiting.thread_id, decision="approve", actor=OPERATOR
-    )
-
-    assert done.status == "completed", done.trace
-    assert await order_status(support.db.pool, order) == "cancelled", "\n".join(done.trace)
-    assert len(after.calls) == 1
-    told = [m for m in after.calls[0] if isinstance(m, ToolMessage)]
-    # The one call it got came after the approved cancel ran, with its result.
-    assert "cancelled" in str(told[-1].content)
-    assert order in done.answer
-    calls = await audit_of(support.db.pool, done.audit_id or "", task=None)
-    rows = [(r["skill"], r["status"]) for r in calls]
-    assert ("cancel_pending_order_v1", "approved") in rows
-    assert rows.count(("cancel_pending_order_v1", "success")) == 1
+    return waiting
 
 
 async def test_a_customer_cannot_answer_the_loops_approval(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=21)
-    cancel = ("cancel_pending_order_v1", {"order_id": order, "reason": "no longer needed"})
-    read, plan = intake("order_status", order_ids=[order]), goal("billing_specialist", GOAL)
-    model = fake(read, plan, ToolCalls.of(cancel), read, plan, ToolCalls.of(cancel), "Done.")
-    ctx = with_models(support, model, None)
-    graph = compile_support(ctx, support.db.checkpointer)
-    asked = await run_request(graph, ctx, text=f"drop {order} please", user_id=user)
-    waiting = await run_request(graph, ctx, text="yes", user_id=user, thread_id=asked.thread_id)
+    ctx = react_ctx(support.ctx, _cancelling(order, "Done."))
+    graph = react_graph(support, ctx)
+    waiting = await _waiting(support, ctx, graph, order, user)
     (request,) = waiting.interrupts
     customer = Identity("customer", user)
     config = {
@@ -116,13 +103,9 @@ async def test_a_customer_cannot_answer_the_loops_approval(support: Support) -> 
 
 async def test_a_rejected_call_ends_the_goal_and_changes_nothing(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=22)
-    cancel = ("cancel_pending_order_v1", {"order_id": order, "reason": "no longer needed"})
-    read, plan = intake("order_status", order_ids=[order]), goal("billing_specialist", GOAL)
-    model = fake(read, plan, ToolCalls.of(cancel), read, plan, ToolCalls.of(cancel))
-    ctx = with_models(support, model, None)
-    graph = compile_support(ctx, support.db.checkpointer)
-    asked = await run_request(graph, ctx, text=f"drop {order} please", user_id=user)
-    waiting = await run_request(graph, ctx, text="yes", user_id=user, thread_id=asked.thread_id)
+    ctx = react_ctx(support.ctx, _cancelling(order))
+    graph = react_graph(support, ctx)
+    waiting = await _waiting(support, ctx, graph, order, user)
     done = await resume_thread(graph, ctx, waiting.thread_id, decision="reject", actor=OPERATOR)
     assert done.status == "completed", done.trace
     assert await order_status(support.db.pool, order) == "pending"

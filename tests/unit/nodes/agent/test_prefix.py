@@ -13,6 +13,7 @@ from nodes.agent.prompt import prefix_hash
 from nodes.agent.tools import LOAD_SKILL, tool_schemas
 from nodes.bootstrap import load_static_config
 from nodes.context import SupportContext
+from nodes.contracts import Task
 from nodes.domain import load_domain
 from skills.context import RuntimeContext
 from skills.runtime import SkillRuntime
@@ -78,7 +79,7 @@ def test_order_is_prefix_turn_loaded_docs_then_steps() -> None:
 def test_tools_are_the_whitelist_without_session_parameters() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
-    skills = offered(ctx, spec.name)
+    skills = offered(ctx, Task(id="g1", role=spec.name, goal="look"))
     tools = tool_schemas(skills, ctx.domain.planning.customer_args)
     names = [t["function"]["name"] for t in tools]
     allowed = spec.execute - ctx.domain.planning.unplannable
@@ -92,7 +93,9 @@ def test_tools_are_the_whitelist_without_session_parameters() -> None:
 def test_a_schema_is_a_name_and_typed_parameters_described_once_elsewhere() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
-    tools = tool_schemas(offered(ctx, spec.name), ctx.domain.planning.customer_args)
+    tools = tool_schemas(
+        offered(ctx, Task(id="g1", role=spec.name, goal="look")), ctx.domain.planning.customer_args
+    )
     order = next(t["function"] for t in tools if t["function"]["name"] == "get_order_details_v1")
     # The one-line description is in the prompt's tool list, the parameter's meaning in
     # the instructions load_skill brings: neither is repeated in every call's schemas.
