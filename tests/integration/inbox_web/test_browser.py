@@ -74,7 +74,8 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
             with urllib.request.urlopen(f"{url}/login", timeout=5) as response:
                 if response.status == 200:
                     return
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            # Not up yet, or its first page slower than one wait on a loaded machine.
             time.sleep(0.3)
     pytest.fail(f"rolegraph inbox --serve did not answer within {_STARTUP_S}s:\n{log.read_text()}")
 
