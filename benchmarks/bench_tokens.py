@@ -151,7 +151,8 @@ async def play(db: Database, turns: Sequence[Turn], who: Subjects) -> Played:
 
 
 async def _pursue(ctx: SupportContext, turn: Turn, who: Subjects, thread: str) -> AgentState:
-    task = Task(id="g1", role=ROLE, goal=turn.goal)
+    # A goal that may make changes, like the react front agent's: offered every skill held.
+    task = Task(id="g1", role=ROLE, goal=turn.goal, changes=True)
     start = {
         "task": stored(task, TaskData),
         "user_id": who.user_id,
