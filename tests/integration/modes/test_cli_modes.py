@@ -25,22 +25,30 @@ def _one_line_error(result: subprocess.CompletedProcess[str]) -> str:
     return line
 
 
-async def test_plan_execute_cancel_with_confirmation_and_approval(
-    retail_db: Database, db_env: dict[str, str]
-) -> None:
-    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=30)
+async def _cancel_confirmed(
+    db: Database, env: dict[str, str], mode: str, user: str, order: str
+) -> tuple[str, dict[str, Any]]:
+    """A cancel asked in `mode`, then the customer's yes on the thread without --mode
+    (the thread's own is used): the thread, and the run that waits for an operator."""
     asked = _last_json(
-        run_cli(db_env, "run", "--json", "--mode", "plan_execute", "--user-id", user,
+        run_cli(env, "run", "--json", "--mode", mode, "--user-id", user,
                 f"cancel {order}, ordered by mistake")
     )  # fmt: skip
     assert asked["status"] == "needs_input" and asked["question"]["kind"] == "confirm"
     thread = asked["thread_id"]
-    assert await thread_mode(retail_db.checkpointer, thread) == "plan_execute"
-    # The customer's yes: no --mode, the thread's own is used.
+    assert await thread_mode(db.checkpointer, thread) == mode
     started = _last_json(
-        run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
+        run_cli(env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
     )
     assert started["status"] == "interrupted"
+    return thread, started
+
+
+async def test_plan_execute_cancel_with_confirmation_and_approval(
+    retail_db: Database, db_env: dict[str, str]
+) -> None:
+    user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=30)
+    thread, started = await _cancel_confirmed(retail_db, db_env, "plan_execute", user, order)
     (request,) = started["interrupts"]
 
     wrong = run_cli(db_env, "resume", thread, "--mode", "support", "--decision", "approve")
@@ -92,18 +100,8 @@ async def test_react_without_a_model_runs_the_rules_plan(
     retail_db: Database, db_env: dict[str, str]
 ) -> None:
     user, (order,) = await user_with_orders(retail_db.pool, "pending", skip=31)
-    asked = _last_json(
-        run_cli(db_env, "run", "--json", "--mode", "react", "--user-id", user,
-                f"cancel {order}, ordered by mistake")
-    )  # fmt: skip
     # No model for the front role: planned as in the support mode, asked the same way.
-    assert asked["status"] == "needs_input" and asked["question"]["kind"] == "confirm"
-    thread = asked["thread_id"]
-    assert await thread_mode(retail_db.checkpointer, thread) == "react"
-    started = _last_json(
-        run_cli(db_env, "run", "--json", "--user-id", user, "--thread-id", thread, "yes")
-    )
-    assert started["status"] == "interrupted"
+    thread, _ = await _cancel_confirmed(retail_db, db_env, "react", user, order)
     done = run_cli(db_env, "resume", thread, "--decision", "approve")
     assert done.returncode == 0, done.stderr
     assert "mode: react" in done.stdout and f"thread {thread}: completed" in done.stdout
