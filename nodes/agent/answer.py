@@ -55,10 +55,8 @@ def agent_sentences(
     findings = AgentFindings.model_validate(outcome.payload)
     known = own | agent_own_ids(findings, domain, shapes)
     lead = [STOPPED.say(lang)] if outcome.partial and findings.succeeded else []
-    if outcome.status == "succeeded" and checked(findings, domain):
-        told = quote_data(findings.answer, own_ids=known, shapes=shapes, limit=600)
-        if told:
-            return [*lead, told]
+    if outcome.status == "succeeded" and (told := _closing_text(findings, domain, known, shapes)):
+        return [*lead, told]
     facts = [s for c in findings.succeeded for s in _described(c, domain, lang, known, shapes)]
     return [*lead, *facts] if facts else [NOT_FOUND.say(lang)]
 
@@ -69,11 +67,18 @@ def _checked_text(
     if outcome.status != "succeeded" or not isinstance(outcome.payload, dict):
         return []
     findings = AgentFindings.model_validate(outcome.payload)
-    if not checked(findings, domain):
-        return []
     known = own | agent_own_ids(findings, domain, shapes)
-    told = quote_data(findings.answer, own_ids=known, shapes=shapes, limit=600)
+    told = _closing_text(findings, domain, known, shapes)
     return [told] if told else []
+
+
+def _closing_text(
+    findings: AgentFindings, domain: Domain, known: set[str], shapes: Sequence[IdShape]
+) -> str:
+    """The model's closing text quoted as data, when it passes the fact check; else ""."""
+    if not checked(findings, domain):
+        return ""
+    return quote_data(findings.answer, own_ids=known, shapes=shapes, limit=600)
 
 
 def checked(findings: AgentFindings, domain: Domain) -> bool:
