@@ -10,6 +10,9 @@ from skills.registry import LoadedSkill
 MAX_LOADED = 3
 MAX_DOC_CHARS = 4000
 """Characters of one skill's instructions a load brings in."""
+LOADED = "loaded the instructions of"
+"""How the loop's stored step records a successful load: the prompt shows the
+instructions in its place (`nodes.agent.prompt.shown_loads`)."""
 DOC_FILE = "README.md"
 """The skill package's instructions (every package has one; `skills.registry`)."""
 

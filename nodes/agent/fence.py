@@ -11,13 +11,19 @@ import json
 import re
 
 MAX_TOOL_CHARS = 6000
+_COMPACT = (",", ":")
+"""JSON without the spaces after separators: about a tenth fewer tokens per result."""
 _MARKERS = re.compile(r"</?\s*(?:tool_result|goal|inputs|skill_doc)\b[^>]*>", re.IGNORECASE)
 _NAME = re.compile(r"[^a-z0-9_]")
 
 
 def as_text(value: object) -> str:
     """`value` as one JSON (or plain) text with no fence markers in it."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, default=str, separators=_COMPACT)
+    )
     return _MARKERS.sub(" ", text)
 
 

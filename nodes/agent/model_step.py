@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from nodes.agent.bounds import AgentBounds, call_key, repeated, spent
 from nodes.agent.calls import offered
 from nodes.agent.disclosure import skill_doc
-from nodes.agent.prompt import agent_messages, stable_prefix, turn_text
+from nodes.agent.prompt import agent_messages, shown_loads, stable_prefix, turn_text
 from nodes.agent.state import AgentState
 from nodes.agent.tools import ToolSchema, tool_schemas
 from nodes.context import SupportContext
@@ -66,9 +66,9 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
     task = Task.model_validate(state["task"])
     skills = offered(ctx, task)
     prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT))
-    docs = [(name, skill_doc(ctx.registry.get(name))) for name in state.get("loaded", [])]
+    docs = {name: skill_doc(ctx.registry.get(name)) for name in state.get("loaded", [])}
     turn = turn_text(task.goal or "", {"task": task.id, "results": state.get("results") or {}})
-    return agent_messages(prefix, "", turn, docs, state.get("messages", []))
+    return agent_messages(prefix, "", turn, shown_loads(state.get("messages", []), docs))
 
 
 async def _ask(

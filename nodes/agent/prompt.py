@@ -4,20 +4,28 @@
    descriptions only) — the same for every request and customer of the role;
 2. memory and summary (what the task's earlier steps found);
 3. the turn: the goal and its inputs, fenced as data;
-4. the instructions of the skills the model loaded (`nodes.agent.disclosure`);
-5. the loop's own steps.
+4. the loop's own steps.
+
+A loaded skill's instructions (`nodes.agent.disclosure`) are shown as the
+result of the `load_skill` call that brought them, where the model asked for
+them: the prompt only grows at its end, so each call's prompt begins with the
+whole previous one, which a provider's prefix cache reuses. The stored step
+keeps only a short line; the instructions are rendered from the package on
+each call. A skill evicted from the loaded set shows that it was evicted
+instead, which changes the prompt from that step on, once per eviction.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from nodes.agent.disclosure import LOADED
 from nodes.agent.fence import fenced
 from nodes.agent.tools import LOAD_SKILL, one_line
 from nodes.models.prompts import Prompts
@@ -58,21 +66,54 @@ def turn_text(goal: str, inputs: object) -> str:
 
 
 def agent_messages(
-    prefix: str,
-    memory: str,
-    turn: str,
-    docs: Sequence[tuple[str, str]],
-    steps: Sequence[BaseMessage],
+    prefix: str, memory: str, turn: str, steps: Sequence[BaseMessage]
 ) -> list[BaseMessage]:
     """The messages of one model call, in the fixed order of this module's docstring."""
     head: list[BaseMessage] = [SystemMessage(content=prefix)]
     if memory:
         head.append(HumanMessage(content=f"Known so far:\n{memory}"))
     head.append(HumanMessage(content=turn))
-    if docs:
-        shown = "\n".join(fenced("skill_doc", text, name=name) for name, text in docs)
-        head.append(HumanMessage(content=f"Instructions of the tools you loaded:\n{shown}"))
     return [*head, *steps]
+
+
+def shown_loads(steps: Sequence[BaseMessage], docs: Mapping[str, str]) -> list[BaseMessage]:
+    """`steps` with each `load_skill` result showing the instructions it brought.
+
+    `docs` holds the instructions of the skills loaded now; only the latest load of
+    each shows them, and a load whose skill has since been evicted says so."""
+    loads = {
+        call["id"]: call["args"].get("name")
+        for m in steps
+        if isinstance(m, AIMessage)
+        for call in m.tool_calls
+        if call["name"] == LOAD_SKILL and isinstance(call["args"], dict)
+    }
+    latest = {name: i for i, m in enumerate(steps) if (name := _loaded_by(m, loads))}
+    shown: list[BaseMessage] = []
+    for i, m in enumerate(steps):
+        name = _loaded_by(m, loads)
+        if name is None:
+            shown.append(m)
+        elif name in docs and latest[name] == i:
+            shown.append(
+                m.model_copy(update={"content": fenced("skill_doc", docs[name], name=name)})
+            )
+        else:
+            shown.append(m.model_copy(update={"content": f"{EVICTED}: {name}"}))
+    return shown
+
+
+EVICTED = "instructions no longer shown (load again to read them)"
+
+
+def _loaded_by(message: BaseMessage, loads: Mapping[str | None, object]) -> str | None:
+    """The skill a successful `load_skill` result brought, if `message` is one."""
+    if not isinstance(message, ToolMessage) or message.tool_call_id not in loads:
+        return None
+    name = loads[message.tool_call_id]
+    if not isinstance(name, str) or message.content != f"{LOADED} {name}":
+        return None  # a refused load: its result stays as told
+    return name
 
 
 def _id(metadata: SkillMetadata) -> str:

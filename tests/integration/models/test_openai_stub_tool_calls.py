@@ -71,12 +71,12 @@ async def test_the_agent_calls_whitelisted_skills_through_chat_openai(
     assert first["tool_call_id"] == "call_1"
     assert first["content"].startswith('<tool_result tool="get_user_details_v1">')
     assert user in first["content"]
-    # The loaded instructions are in every later request, before the loop's steps.
-    assert "get_order_details_v1" in _tool_messages(asked[2])[1]["content"]
+    # The loaded instructions are the load's result, in every later request.
     assert not [m for m in asked[1]["messages"] if "<skill_doc" in str(m["content"])]
     for later in asked[2:]:
         docs = [m for m in later["messages"] if "<skill_doc" in str(m["content"])]
-        assert [m["role"] for m in docs] == ["user"]
+        assert [m["role"] for m in docs] == ["tool"]
+        assert docs[0] == _tool_messages(later)[1]
         assert '<skill_doc name="get_order_details_v1">' in docs[0]["content"]
     result = _tool_messages(asked[3])[2]
     assert result["tool_call_id"] == "call_3" and order in result["content"]

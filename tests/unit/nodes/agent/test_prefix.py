@@ -1,15 +1,17 @@
 """The role agent's prompt: a stable prefix byte-identical across requests and customers,
-then memory, the turn, loaded skills and the loop's steps, in that order."""
+then memory, the turn and the loop's steps, in that order, a loaded skill's
+instructions shown where it was loaded."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from nodes.agent.calls import offered
+from nodes.agent.disclosure import LOADED
 from nodes.agent.model_step import prompt_of
-from nodes.agent.prompt import prefix_hash
+from nodes.agent.prompt import EVICTED, prefix_hash
 from nodes.agent.tools import LOAD_SKILL, tool_schemas
 from nodes.bootstrap import load_static_config
 from nodes.context import SupportContext
@@ -61,19 +63,60 @@ def test_the_prefix_lists_names_and_one_line_descriptions_only() -> None:
     assert "## Parameters" not in prefix
 
 
-def test_order_is_prefix_turn_loaded_docs_then_steps() -> None:
+def load(name: str, call_id: str, text: str | None = None) -> list[Any]:
+    """A `load_skill` step as the loop stores it: the call, then its short result."""
+    call = AIMessage(
+        content="", tool_calls=[{"name": LOAD_SKILL, "args": {"name": name}, "id": call_id}]
+    )
+    told = text if text is not None else f"{LOADED} {name}"
+    return [call, ToolMessage(content=told, tool_call_id=call_id, name=LOAD_SKILL)]
+
+
+def test_order_is_prefix_turn_then_steps_with_instructions_where_loaded() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
-    step = AIMessage(content="", tool_calls=[{"name": LOAD_SKILL, "args": {}, "id": "c1"}])
+    steps = load("get_order_details_v1", "c1")
     messages = prompt_of(
-        ctx,
-        spec,
-        state("ann_lee_1234", "find it", loaded=["get_order_details_v1"], messages=[step]),
+        ctx, spec, state("ann_lee_1234", "find it", loaded=["get_order_details_v1"], messages=steps)
     )
     kinds = [type(m) for m in messages]
-    assert kinds == [SystemMessage, HumanMessage, HumanMessage, AIMessage]
+    assert kinds == [SystemMessage, HumanMessage, AIMessage, ToolMessage]
     assert "<goal>" in str(messages[1].content)
-    assert "## Parameters" in str(messages[2].content)
+    shown = str(messages[3].content)
+    assert '<skill_doc name="get_order_details_v1">' in shown and "## Parameters" in shown
+    # What is stored stays the short line: the instructions come from the package.
+    assert "## Parameters" not in str(steps[1].content)
+
+
+def test_a_later_call_begins_with_the_whole_earlier_prompt() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    first = load("get_order_details_v1", "c1")
+    later = [*first, *load("track_shipment_v1", "c2")]
+    loaded_first, loaded_later = (
+        ["get_order_details_v1"],
+        ["get_order_details_v1", "track_shipment_v1"],
+    )
+    one = prompt_of(ctx, spec, state("a", "x", loaded=loaded_first, messages=first))
+    two = prompt_of(ctx, spec, state("a", "x", loaded=loaded_later, messages=later))
+    assert two[: len(one)] == one and len(two) == len(one) + 2
+
+
+def test_an_evicted_or_reloaded_skill_shows_its_instructions_once_or_not_at_all() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    steps = [
+        *load("get_order_details_v1", "c1"),
+        *load("track_shipment_v1", "c2"),
+        *load("track_shipment_v1", "c3"),
+        *load("no_such_tool", "c4", text="no tool 'no_such_tool' for this role; nothing loaded"),
+    ]
+    messages = prompt_of(ctx, spec, state("a", "x", loaded=["track_shipment_v1"], messages=steps))
+    told = [str(m.content) for m in messages if isinstance(m, ToolMessage)]
+    assert told[0] == f"{EVICTED}: get_order_details_v1"
+    assert told[1] == f"{EVICTED}: track_shipment_v1"
+    assert '<skill_doc name="track_shipment_v1">' in told[2]
+    assert told[3].startswith("no tool 'no_such_tool'")
 
 
 def test_tools_are_the_whitelist_without_session_parameters() -> None:
@@ -103,5 +146,8 @@ def test_a_schema_is_a_name_and_typed_parameters_described_once_elsewhere() -> N
     assert order["parameters"]["properties"] == {"order_id": {"type": "string"}}
     prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
     assert "- get_order_details_v1: An order's status" in prefix
-    docs = str(prompt_of(ctx, spec, state("a", "x", loaded=["get_order_details_v1"]))[2].content)
+    loaded = state(
+        "a", "x", loaded=["get_order_details_v1"], messages=load("get_order_details_v1", "c1")
+    )
+    docs = str(prompt_of(ctx, spec, loaded)[3].content)
     assert "`order_id` (string): Order id such as" in docs
