@@ -10,9 +10,6 @@ from skills.registry import LoadedSkill
 MAX_LOADED = 3
 MAX_DOC_CHARS = 4000
 """Characters of one skill's instructions a load brings in."""
-LOADED = "loaded the instructions of"
-"""How the loop's stored step records a successful load: the prompt shows the
-instructions in its place (`nodes.agent.prompt.shown_loads`)."""
 DOC_FILE = "README.md"
 """The skill package's instructions (every package has one; `skills.registry`)."""
 
@@ -26,6 +23,12 @@ def used(loaded: Sequence[str], name: str, limit: int = MAX_LOADED) -> list[str]
 def touched(loaded: Sequence[str], name: str) -> list[str]:
     """`loaded` after a call of `name`: a loaded skill becomes the most recent; nothing loads."""
     return used(loaded, name, limit=len(loaded)) if name in loaded else list(loaded)
+
+
+def loaded_line(name: str) -> str:
+    """How the loop's stored step records a successful load of `name`: the prompt
+    shows the instructions in its place (`nodes.agent.prompt.shown_loads`)."""
+    return f"loaded the instructions of {name}"
 
 
 def skill_doc(skill: LoadedSkill) -> str:

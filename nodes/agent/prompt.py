@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from nodes.agent.disclosure import LOADED
+from nodes.agent.disclosure import loaded_line
 from nodes.agent.fence import fenced
 from nodes.agent.tools import LOAD_SKILL, one_line
 from nodes.models.prompts import Prompts
@@ -88,10 +88,10 @@ def shown_loads(steps: Sequence[BaseMessage], docs: Mapping[str, str]) -> list[B
         for call in m.tool_calls
         if call["name"] == LOAD_SKILL and isinstance(call["args"], dict)
     }
-    latest = {name: i for i, m in enumerate(steps) if (name := _loaded_by(m, loads))}
+    names = [_loaded_by(m, loads) for m in steps]
+    latest = {name: i for i, name in enumerate(names) if name}
     shown: list[BaseMessage] = []
-    for i, m in enumerate(steps):
-        name = _loaded_by(m, loads)
+    for i, (m, name) in enumerate(zip(steps, names, strict=True)):
         if name is None:
             shown.append(m)
         elif name in docs and latest[name] == i:
@@ -111,7 +111,7 @@ def _loaded_by(message: BaseMessage, loads: Mapping[str | None, object]) -> str 
     if not isinstance(message, ToolMessage) or message.tool_call_id not in loads:
         return None
     name = loads[message.tool_call_id]
-    if not isinstance(name, str) or message.content != f"{LOADED} {name}":
+    if not isinstance(name, str) or message.content != loaded_line(name):
         return None  # a refused load: its result stays as told
     return name
 

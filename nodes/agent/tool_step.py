@@ -24,7 +24,7 @@ from nodes.agent.calls import (
     session_args,
     skill_request,
 )
-from nodes.agent.disclosure import LOADED, touched, used
+from nodes.agent.disclosure import loaded_line, touched, used
 from nodes.agent.fence import fenced, safe_name
 from nodes.agent.findings import AgentCall
 from nodes.agent.state import AgentState
@@ -126,7 +126,7 @@ def _load(
     held = {m.skill_id for m in offered(ctx, whose.task)}
     if not isinstance(name, str) or name not in held:
         return loaded, f"no tool {safe_name(name)!r} for this role; nothing loaded"
-    return used(loaded, name), f"{LOADED} {name}"
+    return used(loaded, name), loaded_line(name)
 
 
 def _result_text(name: str, call: AgentCall) -> str:

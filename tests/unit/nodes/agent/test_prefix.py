@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from nodes.agent.calls import offered
-from nodes.agent.disclosure import LOADED
+from nodes.agent.disclosure import loaded_line
 from nodes.agent.model_step import prompt_of
 from nodes.agent.prompt import EVICTED, prefix_hash
 from nodes.agent.tools import LOAD_SKILL, tool_schemas
@@ -68,7 +68,7 @@ def load(name: str, call_id: str, text: str | None = None) -> list[Any]:
     call = AIMessage(
         content="", tool_calls=[{"name": LOAD_SKILL, "args": {"name": name}, "id": call_id}]
     )
-    told = text if text is not None else f"{LOADED} {name}"
+    told = text if text is not None else loaded_line(name)
     return [call, ToolMessage(content=told, tool_call_id=call_id, name=LOAD_SKILL)]
 
 
