@@ -67,7 +67,7 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
     skills = offered(ctx, task)
     prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT))
     docs = {name: skill_doc(ctx.registry.get(name)) for name in state.get("loaded", [])}
-    turn = turn_text(task.goal or "", {"task": task.id, "results": state.get("results") or {}})
+    turn = turn_text(task.goal or "", state.get("results") or {})
     return agent_messages(prefix, "", turn, shown_loads(state.get("messages", []), docs))
 
 

@@ -60,9 +60,11 @@ def prefix_hash(prefix: str) -> str:
     return hashlib.sha256(prefix.encode("utf-8")).hexdigest()
 
 
-def turn_text(goal: str, inputs: object) -> str:
-    """The turn: the planner's goal and the task's inputs, both fenced as data."""
-    return f"{fenced('goal', goal, limit=600)}\n{fenced('inputs', inputs)}"
+def turn_text(goal: str, results: Mapping[str, object]) -> str:
+    """The turn: the planner's goal and the earlier tasks' results it builds on, both
+    fenced as data. A goal with no such results has no inputs block: nothing to show."""
+    shown = fenced("goal", goal, limit=600)
+    return f"{shown}\n{fenced('inputs', {'results': results})}" if results else shown
 
 
 def agent_messages(

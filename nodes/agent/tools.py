@@ -71,10 +71,12 @@ def load_skill_tool(names: Sequence[str]) -> ToolSchema:
 def _function(
     name: str, description: str | None, properties: dict[str, Any], required: list[str]
 ) -> ToolSchema:
+    # An empty `required` says nothing a schema without it does not.
+    needed = {"required": required} if required else {}
     parameters = {
         "type": "object",
         "properties": properties,
-        "required": required,
+        **needed,
         "additionalProperties": False,
     }
     described = {"description": description} if description else {}

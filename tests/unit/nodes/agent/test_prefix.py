@@ -82,6 +82,8 @@ def test_order_is_prefix_turn_then_steps_with_instructions_where_loaded() -> Non
     kinds = [type(m) for m in messages]
     assert kinds == [SystemMessage, HumanMessage, AIMessage, ToolMessage]
     assert "<goal>" in str(messages[1].content)
+    # Nothing earlier to build on: no inputs block.
+    assert "<inputs>" not in str(messages[1].content)
     shown = str(messages[3].content)
     assert '<skill_doc name="get_order_details_v1">' in shown and "## Parameters" in shown
     # What is stored stays the short line: the instructions come from the package.
@@ -129,6 +131,7 @@ def test_tools_are_the_whitelist_without_session_parameters() -> None:
     assert set(names) == {*allowed, LOAD_SKILL}
     user = next(t for t in tools if t["function"]["name"] == "get_user_details_v1")
     assert user["function"]["parameters"]["properties"] == {}
+    assert "required" not in user["function"]["parameters"]
     load = tools[-1]["function"]["parameters"]["properties"]["name"]
     assert set(load["enum"]) == allowed
 
@@ -151,3 +154,12 @@ def test_a_schema_is_a_name_and_typed_parameters_described_once_elsewhere() -> N
     )
     docs = str(prompt_of(ctx, spec, loaded)[3].content)
     assert "`order_id` (string): Order id such as" in docs
+
+
+def test_a_goal_building_on_earlier_results_shows_them_as_inputs() -> None:
+    ctx = context()
+    spec = ctx.roles["order_query"]
+    found = {"t1": {"order_id": "#W0000001", "status": "pending"}}
+    turn = str(prompt_of(ctx, spec, state("ann_lee_1234", "x", results=found))[1].content)
+    assert turn.startswith("<goal>") and "<inputs>" in turn
+    assert '"#W0000001"' in turn and '"pending"' in turn
