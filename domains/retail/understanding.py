@@ -8,6 +8,7 @@ English and Chinese, with its patterns in `domains.retail.vocabulary`.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -18,6 +19,7 @@ from domains.retail.intents.corpus import training_corpus
 from domains.retail.intents.reader import (
     STATE_READS,
     item_change,
+    known_words,
     mail_only,
     negated_writes,
     prepare,
@@ -44,6 +46,7 @@ from nodes.intake import learned, learned_reading, rules
 from nodes.intake.learned import ModelSpec
 from nodes.intake.learned_reading import Vocabulary
 from nodes.intake.rules import any_match, compiled
+from nodes.intake.surface import spaced, surface
 from nodes.language import Bilingual
 from skills.pii import EMAIL
 
@@ -189,13 +192,15 @@ def keyword_signals(texts: Sequence[str]) -> Any:
 
     rows = []
     for text in texts:
-        lowered = text.lower()
+        lowered = spaced(text.lower())
         read = set(classify(lowered, has_orders=bool(ORDER_ID.search(text))))
         rows.append([1.0 if label in read else 0.0 for label in LABELS])
     return csr_matrix(rows)
 
 
-MODEL = ModelSpec("retail-intents", LABELS, training_corpus, prepare, keyword_signals)
+MODEL = ModelSpec(
+    "retail-intents", LABELS, training_corpus, prepare, keyword_signals, version="2-spaced"
+)
 VOCABULARY = Vocabulary(
     writes=frozenset(s.name for s in INTENTS_SPEC if s.writes),
     alone=frozenset(s.name for s in INTENTS_SPEC if s.refusal),
@@ -223,6 +228,7 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     rules that are right as rules: a change to many orders or to other customers'
     data is refused as a whole. Also the writes it leaned to without reading them,
     and what each clause read."""
+    lowered = surface(lowered, known_words())
     if any_match(INTENT_PATTERNS["bulk_modify"], lowered) or _bulk_write(
         _blank(NEGATED_ACTIONS, lowered)
     ):
@@ -236,12 +242,46 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
         if named:
             return LearnedIntents(("product_info",))
         return LearnedIntents(reading.intents, reading.uncertain, (), reading.plausible)
-    found = _resolve_overlaps(list(reading.intents), lowered, bool(ORDER_ID.search(lowered)))
+    read_in = _settled_clauses(reading.read_in, lowered) or ((lowered, frozenset(reading.intents)),)
+    asked = [i for i in LABELS if i != OUT_OF_SCOPE and any(i in f for _, f in read_in)]
+    found = item_change(asked, lowered)
     if set(found) <= {"notify"} and ORDER_ID.search(lowered) and not mail_only(lowered):
         found.insert(0, "order_status")  # "e-mail me about #W…" asks for the order's facts
     intents = tuple(i for i in LABELS if i in found)
     plausible = tuple(i for i in reading.plausible if i not in intents)
-    return LearnedIntents(intents, reading.uncertain, reading.read_in, plausible)
+    return LearnedIntents(intents, reading.uncertain, read_in, plausible)
+
+
+def _settled_clauses(read_in: ClauseIntents, lowered: str) -> ClauseIntents:
+    """Each clause's reading after the overlap rules of one request: two readings of
+    one clause overlap ("return it and refund me" is one return), two clauses asking
+    for two things do not ("change #W1's address, and my account's too")."""
+    whole_has_orders = bool(ORDER_ID.search(lowered))
+    settled = []
+    for at, (text, found) in enumerate(read_in):
+        # "Edit order #W1 and change the address": a clause speaks of the order named
+        # before it, not of one named only after it ("I moved … and cancel #W1").
+        earlier = " ".join(t for t, _ in read_in[: at + 1])
+        has_orders = bool(ORDER_ID.search(earlier)) or (whole_has_orders and len(read_in) == 1)
+        kept = _resolve_overlaps(sorted(found), text, has_orders, items=False)
+        settled.append((text, frozenset(kept)))
+    asking = [(text, found) for text, found in settled if not _names_only(text)]
+    # "… I hate the smell. order W5064428": a clause that only names the order the
+    # others speak of asks nothing of its own.
+    if any(found - {OUT_OF_SCOPE} for _, found in asking):
+        return tuple((t, f if (t, f) in asking else frozenset()) for t, f in settled)
+    return tuple(settled)
+
+
+_ORDER_REFERENCE = re.compile(
+    r"\b(?:my |the |this |that )?(?:order|purchase)s?(?: (?:no\.?|number|id))?\b|订单号?|单号|这单|那单"
+)
+
+
+def _names_only(text: str) -> bool:
+    """Whether `text` says nothing but which order ("order W1234567", "订单#W…")."""
+    rest = _ORDER_REFERENCE.sub(" ", ORDER_ID.sub(" ", text.lower()))
+    return bool(ORDER_ID.search(text)) and not re.search(r"[a-z\u4e00-\u9fff]", rest)
 
 
 def _targets(intents: tuple[str, ...], read_in: ClauseIntents) -> dict[str, tuple[str, ...]]:
@@ -304,7 +344,7 @@ def extract_slots(
 
 
 def _resolve_overlaps(
-    found: list[str], lowered: str, has_orders: bool, *, keywords: bool = False
+    found: list[str], lowered: str, has_orders: bool, *, keywords: bool = False, items: bool = True
 ) -> list[str]:
     """The labelling rules two readings of one request overlap by (LABELS.md)."""
     drop: set[str] = set()
@@ -324,7 +364,7 @@ def _resolve_overlaps(
     if keywords and "delay_complaint" in found:
         drop.add("track_shipment")
     kept = [i for i in found if i not in drop]
-    return kept if keywords else item_change(kept, lowered)
+    return item_change(kept, lowered) if items and not keywords else kept
 
 
 def _bulk_write(lowered: str) -> bool:

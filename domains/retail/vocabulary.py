@@ -249,10 +249,12 @@ ORDER_WORDS: tuple[str, ...] = (r"\b(?:my|the|this|that) order\b", r"\border'?s\
 ACCOUNT_WORDS: tuple[str, ...] = (
     r"\baccount\b",
     r"\bprofile\b",
+    r"\bdefault (?:shipping )?address\b",
+    r"\baddress on file\b",
     "账户",
     "账号",
     "个人",
-    "默认地址",
+    r"默认\s?(?:地址|address)",
 )
 
 # A bare order id or the word "order" asks for its status only when nothing

@@ -42,6 +42,13 @@ _CONDITION_START = re.compile(
 )
 _CONDITION_END = re.compile(r"\s*[,，]\s*|(?<=的话)|\s*(?=那就|就)")
 _COMMA = re.compile(r"\s*[,，]\s*")
+# A condition with no comma that goes on to ask something ("if it's pending cancel it",
+# "if it shipped just give me the tracking number").
+_LATER_REQUEST = re.compile(
+    r"\b(?:if|unless|in case|as long as|assuming)\b.*?\s(?:just |then |please |pls )?"
+    r"(?:cancel|return|exchange|change|send|give|tell|email|e-mail|refund|ship|pay|update|switch|swap|let|make|notify|start|track)\b",
+    re.IGNORECASE,
+)
 _LATER_CONDITION = re.compile(
     r"[^,，]*?(?:的话|\b(?:if|unless|in case)\b|如果|要是|假如|万一)", re.IGNORECASE
 )
@@ -49,6 +56,8 @@ _QUESTION_END = re.compile(
     r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢"
     r"|怎样的?|怎么样|是什么|是多少|多少钱|多久|几天|哪些|哪个|哪里|哪儿)\s*[?？]?\s*$"
 )
+# A Chinese question word inside the clause: "退了多少", "退到哪张卡了", "什么时候到".
+_QUESTION_WORD_ZH = re.compile(r"多少|哪[张个里儿些天家位一]|什么时候|啥时候|几时|为什么|为啥")
 _QUESTION_START = re.compile(
     r"^\s*(?:is|are|was|were|has|have|had|did|does|do|will|when|where|what|why|how|which|whats|what's|where's|wheres)\b"
 )
@@ -57,7 +66,8 @@ _REQUEST = re.compile(
     r"\b(?:can|could|would|will) (?:you|u|i|we)\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
     r"|\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
     r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
-    r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|请|我要|我想|给我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过]{1,8}(?:吗|嘛|么)"
+    r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|请|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
+    r"|\b(?:can|could)\b[^?.!,]{1,60}?\bbe (?:\w+ed|a|an|the|sent|made)\b"
 )
 
 
@@ -71,6 +81,13 @@ class Clause:
 
     text: str
     act: Act
+    context: str = ""
+    """What the clause is read with: a request and the condition gating it, whole
+    ("if my refund is done, tell me when it reaches my card" asks about the refund)."""
+
+    @property
+    def reading(self) -> str:
+        return self.context or self.text
 
 
 def clauses(text: str) -> tuple[Clause, ...]:
@@ -87,13 +104,36 @@ def act_of(clause: str) -> Act:
     lowered = clause.lower().strip()
     if _REQUEST.search(lowered):
         return "command"
-    if _QUESTION_END.search(lowered) or _QUESTION_START.search(lowered):
+    if (
+        _QUESTION_END.search(lowered)
+        or _QUESTION_START.search(lowered)
+        or _QUESTION_WORD_ZH.search(lowered)
+    ):
         return "question"
     return "command"
 
 
+# "Check #W1, track the parcel and email me": a list of commands, each after a comma.
+_VERB = (
+    r"(?:please |pls |just )?(?:cancel|track|return|exchange|change|update|modify|check|tell"
+    r"|send|email|e-mail|notify|show|look up|refund|swap|switch)\b"
+)
+_COMMAND_LIST = re.compile(rf"^\s*{_VERB}", re.IGNORECASE)
+_NEXT_COMMAND = re.compile(rf",\s*(?={_VERB})", re.IGNORECASE)
+
+
+def _commands(piece: str) -> list[str]:
+    return _NEXT_COMMAND.split(piece) if _COMMAND_LIST.match(piece) else [piece]
+
+
 def _parts(text: str) -> list[str]:
-    pieces = [p.strip(" ,，、") for p in _BOUNDARY.split(text) if p and p.strip(" ,，、")]
+    pieces = [
+        p.strip(" ,，、")
+        for part in _BOUNDARY.split(text)
+        if part
+        for p in _commands(part)
+        if p.strip(" ,，、")
+    ]
     merged: list[str] = []
     for piece in pieces:
         # "… cancel it. #W1234567": an id alone belongs to the request beside it.
@@ -148,5 +188,9 @@ def _with_condition(part: str) -> list[Clause]:
         for p in (part[: start.start()].strip(" ,，"), part[end.end() :] if end else "")
         if p.strip(" ,，")
     ).strip(" ,，")
+    if not request and start.start() == 0 and end is None and _LATER_REQUEST.search(condition):
+        # "if it's pending cancel it": no comma ends the condition, so the request
+        # is inside it; read as a whole, the request is what it asks.
+        return [Clause(part, act_of(part))]
     found = [Clause(condition, "conditional")]
-    return [*found, Clause(request, act_of(request))] if request else found
+    return [*found, Clause(request, act_of(request), part.strip())] if request else found

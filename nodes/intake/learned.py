@@ -55,6 +55,9 @@ class ModelSpec:
     signals: Callable[[Sequence[str]], Any] | None = None
     """The pack's rule readings of raw texts as extra features (a matrix, one row
     per text): the model learns how far each rule is to be trusted."""
+    version: str = "1"
+    """The pack's version of `prepare` and `signals`: bumped when either changes, so
+    an artifact trained on the old features is retrained."""
 
 
 class IntentModel:
@@ -120,7 +123,8 @@ def _linear_parts(pipeline: Pipeline) -> tuple[list[Any], Any, Any] | None:
 
 
 def fingerprint(spec: ModelSpec, examples: Sequence[LabelledText]) -> str:
-    """What the artifact depends on: corpus, labels, features and scikit-learn and scipy versions."""
+    """What the artifact depends on: corpus, labels, features (the harness's and the
+    pack's), and the scikit-learn and scipy versions."""
     import scipy
     import sklearn
 
@@ -129,6 +133,7 @@ def fingerprint(spec: ModelSpec, examples: Sequence[LabelledText]) -> str:
         spec.name,
         list(spec.labels),
         FEATURES_VERSION,
+        spec.version,
         sklearn.__version__,
         scipy.__version__,
     ]

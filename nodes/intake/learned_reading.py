@@ -12,8 +12,9 @@ that keep a learned reader from ever widening what runs.
 - A write needs the model's confidence (`WRITE_THRESHOLD`); below it, but above
   `UNCERTAIN`, it is reported as uncertain and not read, so the safest reading
   (no write) wins.
-- An intent answered with a refusal (a bulk change) is the domain rules' to
-  read, never the model's; "nothing applies" is dropped next to any real intent.
+- An intent answered with a refusal (a bulk change) is read from the whole
+  message, by the domain's rules or the model's confidence: it only ever
+  narrows what runs; "nothing applies" is dropped next to any real intent.
 """
 
 from __future__ import annotations
@@ -27,8 +28,14 @@ from nodes.intake.rules import screen_injection
 
 READ_THRESHOLD = 0.5
 WRITE_THRESHOLD = 0.5
-UNWORDED = 0.9
+UNWORDED = 0.97
 UNCERTAIN = 0.25
+SURE = 0.95
+BESIDE = 0.7
+"""Beside a read the model is `SURE` of, another read needs `BESIDE`."""
+ALONE_THRESHOLD = 0.7
+"""A refusal of the whole message (a bulk change) the model reads at this confidence:
+refusing only narrows what runs, and the domain's rules read it too."""
 """Below this a label is simply not there; between it and the threshold, a
 write is "uncertain" and a read is taken only when nothing else is."""
 
@@ -40,8 +47,9 @@ class Vocabulary:
     writes: frozenset[str]
     alone: frozenset[str]
     """Intents answered with a refusal, which stand alone whatever else is read (bulk
-    changes). The domain's rules read them; the model never does: a reference to "the
-    other one" must not refuse a conversation, and a real bulk change is the rules' to see."""
+    changes). The domain's rules read them, and the model from the whole message at
+    `ALONE_THRESHOLD`: a refusal only narrows what runs; the bar keeps a reference to
+    "the other one" from refusing a conversation."""
     nothing: str
     """The intent meaning "nothing applies"."""
     state_reads: Mapping[str, str] = field(default_factory=dict)
@@ -72,22 +80,30 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     asking = [
         c for c in parts if c.act != "conditional" and not screen_injection(c.text.lower())
     ] or list(parts)
-    texts = [c.text for c in asking] if len(parts) > 1 else [text]
+    texts = [c.reading for c in asking] if len(parts) > 1 else [text]
+    scored = model.scores_many([*texts, text] if len(parts) > 1 else texts)
+    whole = scored[-1]
+    refused = _ordered(
+        {a for a in vocabulary.alone if whole.get(a, 0.0) >= ALONE_THRESHOLD}, model.labels
+    )
+    if refused:
+        return LearnedReading(refused[:1], (), parts, ((text, frozenset(refused[:1])),))
     picked: set[str] = set()
     uncertain: set[str] = set()
     weighed: set[str] = set()
     read_in: list[tuple[str, frozenset[str]]] = []
-    for clause, scores in zip(asking, model.scores_many(texts), strict=True):
+    for clause, scores in zip(asking, scored[: len(texts)], strict=True):
         found, unsure = _clause_intents(scores, vocabulary)
         vetoed = _vetoed(clause.text, scores, vocabulary)
-        found, unsure = found - vetoed, unsure - vetoed
+        sure = found - vocabulary.negated(clause.text)
+        found, unsure = _beside_the_sure(found - vetoed, sure, scores, vocabulary), unsure - vetoed
         if clause.act == "question":
-            found = {vocabulary.state_reads.get(i, i) for i in found} - vocabulary.writes
+            found = _asked_about(found, vocabulary)
             unsure = set()
         picked |= found
         uncertain |= unsure
         weighed |= _weighed(scores, vocabulary)
-        read_in.append((clause.text, frozenset(found)))
+        read_in.append((clause.reading, frozenset(found)))
     intents = _settled(picked, model.labels, vocabulary)
     return LearnedReading(
         intents,
@@ -96,6 +112,16 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         tuple(read_in),
         _ordered(weighed - set(intents), model.labels),
     )
+
+
+def _asked_about(found: set[str], vocabulary: Vocabulary) -> set[str]:
+    """A question's reading: a write it names asks where that stands ("was it
+    cancelled?"), unless the question already reads what it asks ("did the refund
+    for my returned watch go to my card?" asks about the refund)."""
+    reads = found - vocabulary.writes
+    if reads - {vocabulary.nothing}:
+        return reads
+    return {vocabulary.state_reads.get(i, i) for i in found} - vocabulary.writes
 
 
 def _weighed(scores: dict[str, float], vocabulary: Vocabulary) -> set[str]:
@@ -121,6 +147,17 @@ def _clause_intents(scores: dict[str, float], vocabulary: Vocabulary) -> tuple[s
         if best not in vocabulary.writes and scores[best] >= UNCERTAIN:
             picked = {best}
     return picked, unsure
+
+
+def _beside_the_sure(
+    found: set[str], weighed: set[str], scores: dict[str, float], vocabulary: Vocabulary
+) -> set[str]:
+    """`found` less the reads the model only half-believes beside one of `weighed` it is
+    sure of: that is its habit of pairing them, not something asked ("怎么还没到"
+    complains of a delay and asks no status)."""
+    if not any(scores[label] >= SURE for label in weighed):
+        return found
+    return {label for label in found if scores[label] >= BESIDE or label in vocabulary.writes}
 
 
 def _vetoed(clause: str, scores: dict[str, float], vocabulary: Vocabulary) -> frozenset[str]:

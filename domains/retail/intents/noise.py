@@ -139,3 +139,24 @@ def case(text: str, rng: random.Random) -> str:
     if roll < 0.48:
         return text.upper()
     return text
+
+
+# The order a request speaks of, named without its id: customers say "it" or "my order"
+# as often as "#W1234567", and a clause of a longer message rarely repeats the id.
+UNNAMED_EN = (
+    (r"\b(?:my |the )?order (?:number |no\. ?)?\{order\}", ("my order", "the order", "this order")),
+    (r"\{order\}", ("it", "this order", "my order", "that one")),
+)
+UNNAMED_ZH = (
+    (r"(?:我的)?订单(?:号)?\{order\}", ("这个订单", "我的订单", "那个订单")),
+    (r"\{order\}", ("这单", "这个订单", "它", "那单")),
+)
+
+
+def unnamed(template: str, lang: Lang, rng: random.Random) -> str:
+    """`template` with its one order named without the id (one with two orders keeps both)."""
+    if "{order2}" in template:
+        return template
+    for pattern, words in UNNAMED_EN if lang == "en" else UNNAMED_ZH:
+        template = re.sub(pattern, rng.choice(words), template)
+    return template

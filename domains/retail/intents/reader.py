@@ -4,9 +4,12 @@ what a question about a write's state reads as."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from functools import cache
 
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.slots import PRODUCTS
+from nodes.intake.surface import spaced
 from skills.pii import EMAIL
 
 # "Was it cancelled / returned / changed?" asks where the order stands;
@@ -21,11 +24,26 @@ STATE_READS: dict[str, str] = {
 _DIGITS = re.compile(r"\d+")
 
 
+_WORDS = re.compile(r"[a-z]{4,}")
+
+
+@cache
+def known_words() -> frozenset[str]:
+    """The pack's own words, which an English dictionary lacks and spelling must not
+    "correct": product names and the words its corpus uses often ("colour", "earbuds",
+    "unshipped"); a typo the corpus plants is rarer than that."""
+    from domains.retail.intents.corpus import training_corpus
+
+    counts = Counter(w for e in training_corpus() for w in _WORDS.findall(e.text.lower()))
+    products = {w for pair in PRODUCTS for name in pair for w in _WORDS.findall(name.lower())}
+    return frozenset(w for w, n in counts.items() if n >= 10) | products
+
+
 def prepare(text: str) -> str:
     """`text` as the model reads it: lower-cased, ids, e-mails, addresses and
     product names replaced by what they are, so it learns the shape of a request
     rather than which order or product it names."""
-    lowered = text.lower()
+    lowered = spaced(text.lower())
     lowered = ADDRESS.sub(lambda m: m.group(0).replace(m.group(1), " addr "), lowered)
     lowered = EMAIL.sub(" email ", lowered)
     lowered = PAYMENT_ID.sub(" payid ", lowered)
@@ -68,12 +86,20 @@ _WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
-_NEGATED = re.compile("|".join(f"{_NEGATION}(?:{cue})\\w*" for cue in WRITE_CUES.values()))
+_NEGATED = re.compile(
+    "|".join(f"{_NEGATION}(?:{cue})\\w*" for cue in WRITE_CUES.values())
+    # "cancel算了", "退货就不用了": the action named, then called off.
+    + "|"
+    + "|".join(
+        f"(?:{cue})\\w{{0,3}}?\\s?(?:就|还是)?(?:算了|不用了|不必了)" for cue in WRITE_CUES.values()
+    )
+)
 
 
 # "I got an e-mail saying so" tells what happened; it asks for no e-mail.
 _MAIL_TOLD = re.compile(
     r"\b(?:i|we) (?:got|received|had|saw) (?:an?|the|your|some) e-?mails?\b|收到(?:了)?(?:一封)?邮件"
+    r"|\bmy e-?mail(?: address)? is\b|我的邮箱(?:地址)?是"
 )
 _MAIL_ASKED = re.compile(
     r"\b(?:send|forward|resend|notify)\b|e-?mail (?:me|it|us)\b|发(?:个|一封)?邮件|通知我"

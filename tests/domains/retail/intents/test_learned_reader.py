@@ -41,6 +41,29 @@ CASES: list[tuple[str, set[str]]] = [
     # several requests
     ("cancel #W1234567 and also tell me where my refund for #W7654321 is", {"cancel_order", "refund_status"}),
     ("帮我查下W1234567的物流，顺便发邮件告诉我", {"track_shipment", "notify"}),
+    # misspelt words are read as the words they slipped from
+    ("plz cnacel #W1234567 asap", {"cancel_order"}),
+    ("i want to retrun the Desk Lamp from #W1234567, it came broken", {"return_items"}),
+    # a condition with no comma still holds its request
+    ("if #W1234567 is still pending cancel it", {"cancel_order"}),
+    # a request is read with the condition that gates it
+    ("if my refund for #W1234567 went through, tell me when it lands", {"refund_status"}),
+    # two clauses asking about an order's address and the account's are two requests
+    (
+        "change the address on #W1234567 to 12 Oak St, Austin, TX 78701 and then also "
+        "update my account address to 9 Elm Street, Boston, MA 02101",
+        {"modify_order", "update_account"},
+    ),
+    # a clause that only names the order asks nothing of its own
+    ("return the Desk Lamp, it came cracked. order #W1234567", {"return_items"}),
+    # mixed scripts: an English word glued to Chinese
+    ("把我account的默认地址改成北京市朝阳区建国路88号", {"update_account"}),
+    # a Chinese question word asks; a long "能…吗" asks for something to be done
+    ("W1234567退款退到哪张卡了", {"refund_status"}),
+    ("订单W1234567能帮我改寄到上海市浦东新区世纪大道100号吗", {"modify_order"}),
+    # the model reads a bulk change in words no rule has
+    ("cancel every last one", {"bulk_modify"}),
+    ("cancel them all please", {"bulk_modify"}),
 ]  # fmt: skip
 
 
@@ -56,6 +79,11 @@ def test_the_reading(text: str, intents: set[str]) -> None:
         "no need to change the address of #W1234567 anymore",
         "W1234567先别取消了，帮我看看到哪了",
         "please don't e-mail me about #W1234567",
+        # the action named, then called off
+        "W1234567 cancel就算了，查下物流吧",
+        "退货就不用了，W1234567先放着",
+        # an address given is no e-mail asked for
+        "my email is ann.lee@example.com, where is #W1234567",
     ],
 )
 def test_a_negated_action_never_reads_as_a_write(text: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from domains.retail.intents.noise import mix, paraphrase, typos
+from domains.retail.intents.noise import mix, paraphrase, typos, unnamed
 
 SENTENCE = "please cancel order #W1234567 and email confirmation to mia.garcia12@example.com"
 
@@ -44,3 +44,26 @@ def test_paraphrase_depends_only_on_the_generator_seed() -> None:
     assert run(3) == run(3)
     assert run(3) != run(4)
     assert all(re.search(r"#W7654321|#w7654321", text, re.IGNORECASE) for text in run(3))
+
+
+def test_an_order_is_named_without_its_id_in_either_language() -> None:
+    english = {unnamed("cancel order {order} please", "en", random.Random(s)) for s in range(40)}
+    assert english == {
+        "cancel my order please",
+        "cancel the order please",
+        "cancel this order please",
+    }
+    bare = {unnamed("has {order} shipped?", "en", random.Random(s)) for s in range(40)}
+    assert bare == {
+        "has it shipped?",
+        "has this order shipped?",
+        "has my order shipped?",
+        "has that one shipped?",
+    }
+    chinese = {unnamed("订单{order}到哪了", "zh", random.Random(s)) for s in range(40)}
+    assert chinese == {"这个订单到哪了", "我的订单到哪了", "那个订单到哪了"}
+    # Two orders stay named: which is which is what the request is about.
+    assert (
+        unnamed("cancel {order} and {order2}", "en", random.Random(0))
+        == "cancel {order} and {order2}"
+    )

@@ -119,3 +119,47 @@ def test_one_request_is_one_clause() -> None:
     assert _read("I ordered it by mistake, please cancel it") == [
         ("I ordered it by mistake, please cancel it", "command")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if it's still pending cancel it",
+        "if it shipped just give me the tracking number",
+    ],
+)
+def test_a_condition_with_no_comma_keeps_the_request_inside_it(text: str) -> None:
+    # No boundary ends the condition, so it is read whole, as the request it holds.
+    assert _read(text) == [(text, "command")]
+
+
+def test_a_request_is_read_with_the_condition_gating_it() -> None:
+    condition, request = clauses("if my refund is done, tell me when it reaches my card")
+    assert (condition.act, condition.reading) == ("conditional", "if my refund is done")
+    assert request.text == "tell me when it reaches my card"
+    assert request.reading == "if my refund is done, tell me when it reaches my card"
+
+
+def test_a_list_of_commands_is_one_clause_each() -> None:
+    assert [c.text for c in clauses("Check order #W1, track the shipment and email me")] == [
+        "Check order #W1",
+        "track the shipment",
+        "email me",
+    ]
+    # A comma inside one request (an address) splits nothing.
+    assert len(clauses("change the address to 1 Oak St, Austin, TX 78701")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("退款退到哪张卡了", "question"),
+        ("那个咖啡机退了多少钱", "question"),
+        ("什么时候能到", "question"),
+        ("能帮我把W1234567改寄到上海市浦东新区世纪大道100号吗", "command"),
+        ("can the Desk Lamp in W1234567 be swapped for a bigger one?", "command"),
+        ("告诉我啥时候到", "command"),
+    ],
+)
+def test_chinese_question_words_and_long_polite_requests(text: str, act: str) -> None:
+    assert act_of(text) == act

@@ -66,9 +66,18 @@ def corpus() -> tuple[Example, ...]:
         for t, d in itertools.product(texts, _DOORS)
     ]
     both = [
-        Example(f"open the {d} and what's the weather", ("open_door", "weather")) for d in _DOORS
+        Example(f"{verb} the {d} and what's the weather", (intent, "weather"))
+        for d in _DOORS
+        for verb, intent in (("open", "open_door"), ("close", "close_door"))
     ]
-    return tuple(rows + both)
+    # A condition is labelled by the request it gates: the corpus teaches that it asks nothing.
+    gated = [
+        Example(f"{condition}, {verb} the {d}", (intent,))
+        for condition in ("if it rains", "if it's cold", "in case it gets windy")
+        for verb, intent in (("open", "open_door"), ("close", "close_door"))
+        for d in _DOORS[:4]
+    ]
+    return tuple(rows + both + gated)
 
 
 def spec(examples: tuple[Example, ...] | None = None) -> ModelSpec:
@@ -196,3 +205,58 @@ def test_several_requests_each_get_their_reading(model: learned.IntentModel) -> 
 def test_a_condition_asks_nothing_itself(model: learned.IntentModel) -> None:
     # "if it's sunny" would read as a weather question on its own.
     assert _read(model, "if it is sunny, open the window") == ("open_door",)
+
+
+def test_a_request_is_read_with_the_condition_that_gates_it() -> None:
+    # "If the refund is done, tell me when it reaches my card" asks about the refund,
+    # though its request alone names none: the model reads the two together.
+    parts = learned_reading.clauses("if it is sunny, open the window")
+    assert [(c.text, c.act, c.reading) for c in parts] == [
+        ("if it is sunny", "conditional", "if it is sunny"),
+        ("open the window", "command", "if it is sunny, open the window"),
+    ]
+
+
+def test_a_refusal_of_the_whole_message_is_the_models_to_read_too() -> None:
+    # A stand-alone refusal only narrows what runs: the model may read it (above the
+    # bar) from the whole message, and then nothing else is read beside it.
+    refusing = Vocabulary(
+        writes=VOCABULARY.writes,
+        alone=frozenset({"close_door"}),
+        nothing="nothing",
+        state_reads=VOCABULARY.state_reads,
+        worded=VOCABULARY.worded,
+    )
+    model = learned.train(spec())
+    text = "close the garage door and what's the weather"
+    assert model.scores(text)["close_door"] >= learned_reading.ALONE_THRESHOLD
+    assert model.scores(text)["weather"] >= learned_reading.READ_THRESHOLD
+    assert learned_reading.read(model, text, refusing).intents == ("close_door",)
+    assert learned_reading.read(model, "open the gate", refusing).intents == ("open_door",)
+
+
+def test_a_weak_read_beside_a_sure_one_is_not_taken(model: learned.IntentModel) -> None:
+    scores = {
+        "open_door": 0.99,
+        "weather": 0.6,
+        "door_state": 0.75,
+        "close_door": 0.0,
+        "nothing": 0.0,
+    }
+    found = {"open_door", "weather", "door_state"}
+    assert learned_reading._beside_the_sure(found, found, scores, VOCABULARY) == {
+        "open_door",
+        "door_state",
+    }
+    unsure = {**scores, "open_door": 0.9}
+    assert learned_reading._beside_the_sure(found, found, unsure, VOCABULARY) == found
+
+
+def test_a_question_that_reads_what_it_asks_keeps_that_reading(
+    model: learned.IntentModel,
+) -> None:
+    # "Did the refund for my returned watch reach my card?" asks about the refund; the
+    # write it names is no question of state of its own.
+    asked = learned_reading._asked_about({"weather", "open_door"}, VOCABULARY)
+    assert asked == {"weather"}
+    assert learned_reading._asked_about({"open_door"}, VOCABULARY) == {"door_state"}

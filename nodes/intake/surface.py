@@ -1,0 +1,84 @@
+"""The surface a request's intents are read from: Chinese set apart from the Latin
+letters and digits mixed into it, and misspelt English words put right.
+
+"我account的地址", "取消W1234567": Python's `\b` sees no boundary between a Chinese
+character and a Latin letter, so every English pattern and id rule misses a word
+glued to Chinese; a space between the scripts (as Chinese typesetting puts one)
+gives them the boundary they look for.
+
+"cahnge", "rteurn", "cancle", "everry order": a slipped, doubled, dropped or
+swapped letter hides the word every rule and veto looks for, and a learned
+reader leans on those words too. A word no dictionary knows, one edit away from
+one it does, is read as that word (pyspellchecker: an English frequency
+dictionary and Norvig's edit candidates, the most frequent winning).
+
+Only the reading of intents sees the corrected text: slot values (addresses,
+names, ids) are extracted from what the customer wrote, and identifiers are
+never touched (a word beside a digit, `#`, `@`, `_` or an apostrophe is left
+as written, so "hasn't" stays "hasn't").
+
+pyspellchecker is imported and its dictionary loaded on first use only.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spellchecker import SpellChecker
+
+# Chat spellings and apostrophe-less contractions: words, not slips ("dont" is no "done").
+CHAT_WORDS: frozenset[str] = frozenset(
+    {
+        "dont", "doesnt", "didnt", "hasnt", "havent", "hadnt", "isnt", "wasnt", "arent",
+        "werent", "cant", "wont", "wouldnt", "couldnt", "shouldnt", "aint", "youre",
+        "theyre", "thats", "whats", "wheres", "whens", "hows", "whos", "youve", "wanna",
+        "gonna", "gotta", "lemme", "gimme", "kinda", "sorta", "thnx", "thanx", "okay", "asap",
+    }
+)  # fmt: skip
+_WORD = re.compile(r"(?<![A-Za-z0-9#@_'’-])[a-z]{4,}(?![A-Za-z0-9#@_'’-])")
+_SCRIPTS = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9#])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
+_LOCK = threading.Lock()
+_CHECKERS: dict[frozenset[str], SpellChecker] = {}
+
+
+def surface(lowered: str, known: Iterable[str] = ()) -> str:
+    """`lowered` as its intents are read: scripts spaced apart, spelling corrected."""
+    return corrected(spaced(lowered), known)
+
+
+def spaced(text: str) -> str:
+    """`text` with a space wherever Chinese meets a Latin letter or digit."""
+    return _SCRIPTS.sub(" ", text)
+
+
+def corrected(lowered: str, known: Iterable[str] = ()) -> str:
+    """`lowered` with every unknown word of four or more letters replaced by the
+    known word one edit away from it, if there is one; `known` adds the words of a
+    domain (product names, its own terms) to the dictionary."""
+    words = set(_WORD.findall(lowered))
+    if not words:
+        return lowered
+    checker = _checker(frozenset(known) | CHAT_WORDS)
+    fixes = {
+        word: fix
+        for word in checker.unknown(words)
+        if (fix := checker.correction(word)) is not None and fix != word
+    }
+    if not fixes:
+        return lowered
+    return _WORD.sub(lambda m: fixes.get(m.group(0), m.group(0)), lowered)
+
+
+def _checker(known: frozenset[str]) -> SpellChecker:
+    with _LOCK:
+        if (checker := _CHECKERS.get(known)) is None:
+            from spellchecker import SpellChecker
+
+            checker = SpellChecker(distance=1)
+            checker.word_frequency.load_words(known)
+            _CHECKERS[known] = checker
+        return checker

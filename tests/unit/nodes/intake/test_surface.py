@@ -1,0 +1,48 @@
+"""The surface intents are read from: scripts spaced apart, misspellings put right,
+and nothing else touched."""
+
+from __future__ import annotations
+
+import pytest
+
+from nodes.intake.surface import corrected, spaced, surface
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("pls cnacel my order", "pls cancel my order"),
+        ("i want to retrun it", "i want to return it"),
+        ("cahnge the size", "change the size"),
+        ("upadte every order", "update every order"),
+    ],
+)
+def test_a_word_one_slip_from_a_known_one_is_read_as_that_word(typed: str, meant: str) -> None:
+    assert corrected(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it hasn't shipped, dont cancel it",  # contractions and chat spellings are words
+        "#w1234567 and gift_card_7654321",  # identifiers are never touched
+        "mail me at ann.lee@example.com",
+        "any chance you could cancel it",  # a real word stays, however close to another
+    ],
+)
+def test_words_and_identifiers_stay_as_written(text: str) -> None:
+    assert corrected(text) == text
+
+
+def test_a_domains_own_words_are_known() -> None:
+    assert corrected("swap the smartwatchh", known=["smartwatch"]) == "swap the smartwatch"
+    assert corrected("the zorblax", known=["zorblax"]) == "the zorblax"
+
+
+def test_chinese_is_set_apart_from_latin_letters_and_digits() -> None:
+    assert spaced("把我account的地址改成W1234567的") == "把我 account 的地址改成 W1234567 的"
+    assert spaced("no chinese here") == "no chinese here"
+
+
+def test_the_surface_spaces_then_corrects() -> None:
+    assert surface("帮我cancl掉#w1234567") == "帮我 cancel 掉 #w1234567"
