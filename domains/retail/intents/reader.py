@@ -4,7 +4,6 @@ what a question about a write's state reads as."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from functools import cache
 
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
@@ -29,14 +28,22 @@ _WORDS = re.compile(r"[a-z]{4,}")
 
 @cache
 def known_words() -> frozenset[str]:
-    """The pack's own words, which an English dictionary lacks and spelling must not
-    "correct": product names and the words its corpus uses often ("colour", "earbuds",
-    "unshipped"); a typo the corpus plants is rarer than that."""
-    from domains.retail.intents.corpus import training_corpus
+    """The pack's own words, which an English dictionary may lack and spelling must not
+    "correct": every word of its templates ("colour", "earbuds", "unshipped"), slot
+    values and product names (read from the templates, so no corpus is generated)."""
+    from domains.retail.intents.corpus import TEMPLATES
+    from domains.retail.intents.slots import NAMES, OPTIONS_EN, PLAIN_THINGS, SURNAMES
 
-    counts = Counter(w for e in training_corpus() for w in _WORDS.findall(e.text.lower()))
-    products = {w for pair in PRODUCTS for name in pair for w in _WORDS.findall(name.lower())}
-    return frozenset(w for w, n in counts.items() if n >= 10) | products
+    texts = [
+        *(t for lang in TEMPLATES.values() for g in lang.groups for t in g.texts),
+        *(t for lang in TEMPLATES.values() for _, t in lang.withdrawals),
+        *(t for lang in TEMPLATES.values() for t in lang.openers),
+        *(name for pair in (*PRODUCTS, *PLAIN_THINGS) for name in pair),
+        *NAMES,
+        *SURNAMES,
+        *OPTIONS_EN,
+    ]
+    return frozenset(w for text in texts for w in _WORDS.findall(text.lower()))
 
 
 def prepare(text: str) -> str:
