@@ -201,7 +201,7 @@ def rows(
             "... tool schemas in each of our calls",
             f"{units(ours[0])[0][1]:,}",
             f"{units(naive[0])[0][1]:,} naive agent",
-            note=f"{len(ours[0].tools)} tools: names and typed parameters only",
+            note=f"{len(ours[0].tools)} tools: names over open objects, arguments in the tool list",
         ),
     ]
 

@@ -37,7 +37,7 @@ async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> Age
         return {"stop": stop}
     task = Task.model_validate(state["task"])
     spec = ctx.roles[task.role]
-    tools = tool_schemas(offered(ctx, task), ctx.domain.planning.customer_args)
+    tools = tool_schemas(offered(ctx, task))
     started = time.monotonic()
     found = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools, state.get("audit_id"))
     elapsed, reply = time.monotonic() - started, found.value
@@ -65,7 +65,8 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
     """The messages of the next model call (`nodes.agent.prompt` fixes their order)."""
     task = Task.model_validate(state["task"])
     skills = offered(ctx, task)
-    prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT))
+    session = ctx.domain.planning.customer_args
+    prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT), session)
     docs = {name: skill_doc(ctx.registry.get(name)) for name in state.get("loaded", [])}
     turn = turn_text(task.goal or "", state.get("results") or {})
     return agent_messages(prefix, "", turn, shown_loads(state.get("messages", []), docs))

@@ -65,6 +65,11 @@ async def test_the_agent_calls_whitelisted_skills_through_chat_openai(
         assert _tool_names(request) == {*(spec.execute - kept), "load_skill"}
         assert not _tool_names(request) & spec.deny
         assert request["max_tokens"] > 0 and request["max_completion_tokens"] > 0
+        # Sent as bound: each skill a name over an open object (its signature is in the
+        # prompt's tool list), load_skill with its one typed argument.
+        schemas = {t["function"]["name"]: t["function"]["parameters"] for t in request["tools"]}
+        assert schemas["get_order_details_v1"] == {"type": "object"}
+        assert schemas["load_skill"]["required"] == ["name"]
     # Each result came back as a `tool` message answering its call.
     assert _tool_messages(asked[0]) == []
     [first] = _tool_messages(asked[1])
