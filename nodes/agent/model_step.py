@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from nodes.agent.bounds import AgentBounds, call_key, repeated, spent
 from nodes.agent.calls import offered
-from nodes.agent.disclosure import skill_doc
+from nodes.agent.disclosure import loaded_doc
 from nodes.agent.prompt import agent_messages, shown_loads, stable_prefix, turn_text
 from nodes.agent.state import AgentState
 from nodes.agent.tools import ToolSchema, tool_schemas
@@ -67,7 +67,7 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
     skills = offered(ctx, task)
     session = ctx.domain.planning.customer_args
     prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT), session)
-    docs = {name: skill_doc(ctx.registry.get(name)) for name in state.get("loaded", [])}
+    docs = {name: loaded_doc(ctx.registry.get(name), session) for name in state.get("loaded", [])}
     turn = turn_text(task.goal or "", state.get("results") or {})
     return agent_messages(prefix, "", turn, shown_loads(state.get("messages", []), docs))
 
