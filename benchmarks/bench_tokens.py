@@ -187,7 +187,7 @@ def rows(
             f"role agent prompt tokens, {len(turns)}-turn conversation ({skills})",
             f"{mine:,}",
             f"{theirs:,} naive agent",
-            f"{mine / theirs:.2f}x",
+            f"{mine / theirs:.3f}x",
             f"target <= {RATIO_TARGET:.2f}x; {len(ours)} model calls vs {len(naive)};"
             f" {played.done}/{len(turns)} turns done, {played.failed_calls} of"
             f" {calls_in(turns)} skill calls failed",
