@@ -14,8 +14,9 @@ would pick up words from it, then:
   invented id, a write added, or the whole request handed to a random role as
   a goal;
 - offered tools: a call of a random offered tool with arguments made up from
-  the ids in the prompt (or invented ones), or a closing sentence stating an
-  invented amount and id;
+  the ids in the prompt (or invented ones), for the parameters its schema names
+  or, when its schema is an open object, the signature the prompt's tool list
+  gives it; or a closing sentence stating an invented amount and id;
 - anything else (wording an answer, a summary): a sentence with invented
   facts, or an instruction to the reader.
 
@@ -44,6 +45,8 @@ LISTED = re.compile(r"^- ([a-z][a-z0-9_]*): ", re.MULTILINE)
 SKILL = re.compile(r"\b[a-z][a-z0-9_]*_v\d+\b")
 ROLE = re.compile(r"^- ([a-z][a-z0-9_]*)(?: \[takes goals\])?: ", re.MULTILINE)
 IDS = re.compile(r"#?W\d{7}")
+SIGNATURE = re.compile(r"^- ([a-z][a-z0-9_]*)\(([^)]*)\): ", re.MULTILINE)
+"""A role agent's tool list line: `- name(arg, optional?, count?: integer): …`."""
 LIES = (
     "Your order {id} was refunded ${amount} to your card yesterday.",
     "Order {id} has been cancelled and ${amount} is on its way back to you.",
@@ -108,11 +111,21 @@ def _tool_call(rng: random.Random, tools: list[dict[str, Any]], text: str) -> di
     if rng.random() < 0.2:
         return {"role": "assistant", "content": _lie(rng, text)}
     tool = rng.choice(tools)["function"]
-    properties = (tool.get("parameters") or {}).get("properties") or {}
+    properties = (tool.get("parameters") or {}).get("properties") or _signed(tool["name"], text)
     args = {name: _value(rng, spec, text) for name, spec in properties.items()}
     call = {"id": f"call_{rng.randrange(10**8)}", "type": "function"}
     call["function"] = {"name": tool["name"], "arguments": json.dumps(args)}
     return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def _signed(name: str, text: str) -> dict[str, dict[str, str]]:
+    """The parameters the prompt's tool list gives `name`, typed as a schema would."""
+    listed = dict(SIGNATURE.findall(text)).get(name, "")
+    params = {}
+    for arg in filter(None, (a.strip() for a in listed.split(","))):
+        key, _, kind = (part.strip() for part in arg.partition(":"))
+        params[key.rstrip("?")] = {"type": "array" if kind.endswith("[]") else kind or "string"}
+    return params
 
 
 def _value(rng: random.Random, spec: dict[str, Any], text: str) -> Any:

@@ -187,7 +187,7 @@ def rows(
             f"role agent prompt tokens, {len(turns)}-turn conversation ({skills})",
             f"{mine:,}",
             f"{theirs:,} naive agent",
-            f"{mine / theirs:.2f}x",
+            f"{mine / theirs:.3f}x",
             f"target <= {RATIO_TARGET:.2f}x; {len(ours)} model calls vs {len(naive)};"
             f" {played.done}/{len(turns)} turns done, {played.failed_calls} of"
             f" {calls_in(turns)} skill calls failed",
@@ -201,7 +201,7 @@ def rows(
             "... tool schemas in each of our calls",
             f"{units(ours[0])[0][1]:,}",
             f"{units(naive[0])[0][1]:,} naive agent",
-            note=f"{len(ours[0].tools)} tools: names and typed parameters only",
+            note=f"{len(ours[0].tools)} tools: names over open objects, arguments in the tool list",
         ),
     ]
 

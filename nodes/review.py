@@ -77,7 +77,7 @@ def language_feedback(draft: str, state: SupportState) -> list[str]:
     is data, not the answer's language.
     """
     data = json.dumps(
-        [state.get("outcomes"), state.get("decisions"), state.get("human_reply")],
+        [_data_of_outcomes(state), state.get("decisions"), state.get("human_reply")],
         default=str,
         ensure_ascii=False,
     )
@@ -85,6 +85,22 @@ def language_feedback(draft: str, state: SupportState) -> list[str]:
     if turn_lang(state) == "zh":
         return [] if wording else ["not in the customer's language: no Chinese sentence"]
     return [f"not in the customer's language: {run}" for run in wording]
+
+
+def _data_of_outcomes(state: SupportState) -> list[Any]:
+    """The outcomes as data a draft may quote. A goal task's payload holds, beside its
+    calls' results, the planner's goal and the agent's closing text: model words, not
+    data. Counted as data, a closing text saying "您的订单…" would make a Chinese
+    answer saying the same words read as having no Chinese sentence of its own."""
+    goals = {t.id for t in plan_of(state).tasks if t.goal is not None}
+    data: list[Any] = []
+    for task_id, outcome in (state.get("outcomes") or {}).items():
+        payload = outcome.get("payload")
+        if task_id in goals and isinstance(payload, dict):
+            data.append([call.get("payload") for call in payload.get("calls") or []])
+        else:
+            data.append(outcome)
+    return data
 
 
 def _facts(answers: DomainAnswers, draft: str) -> list[str]:

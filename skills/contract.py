@@ -146,6 +146,11 @@ class SkillMetadata(_Frozen):
     executor: ExecutorSource | None = None
     """Set when the package's work is done by an MCP tool; `executor.py` then
     declares only the result model and the argument check."""
+    model_omits: tuple[str, ...] = ()
+    """Result fields a role agent's model is not shown, as dotted paths (lists are
+    walked: `shipments.events.seq`): bookkeeping no answer needs. The findings,
+    the answer's checks and the audit still get the whole result
+    (`nodes.agent.shown`)."""
 
     @property
     def name(self) -> str:

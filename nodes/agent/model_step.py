@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from nodes.agent.bounds import AgentBounds, call_key, repeated, spent
 from nodes.agent.calls import offered
-from nodes.agent.disclosure import skill_doc
+from nodes.agent.disclosure import loaded_doc
 from nodes.agent.prompt import agent_messages, shown_loads, stable_prefix, turn_text
 from nodes.agent.state import AgentState
 from nodes.agent.tools import ToolSchema, tool_schemas
@@ -37,7 +37,7 @@ async def model_step(state: AgentState, runtime: Runtime[SupportContext]) -> Age
         return {"stop": stop}
     task = Task.model_validate(state["task"])
     spec = ctx.roles[task.role]
-    tools = tool_schemas(offered(ctx, task), ctx.domain.planning.customer_args)
+    tools = tool_schemas(offered(ctx, task))
     started = time.monotonic()
     found = await _ask(ctx, spec, prompt_of(ctx, spec, state), tools, state.get("audit_id"))
     elapsed, reply = time.monotonic() - started, found.value
@@ -65,8 +65,9 @@ def prompt_of(ctx: SupportContext, spec: RoleSpec, state: AgentState) -> list[Ba
     """The messages of the next model call (`nodes.agent.prompt` fixes their order)."""
     task = Task.model_validate(state["task"])
     skills = offered(ctx, task)
-    prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT))
-    docs = {name: skill_doc(ctx.registry.get(name)) for name in state.get("loaded", [])}
+    session = ctx.domain.planning.customer_args
+    prefix = stable_prefix(spec, skills, domain_prompt(ctx.domain.prompts, AGENT_PROMPT), session)
+    docs = {name: loaded_doc(ctx.registry.get(name), session) for name in state.get("loaded", [])}
     turn = turn_text(task.goal or "", state.get("results") or {})
     return agent_messages(prefix, "", turn, shown_loads(state.get("messages", []), docs))
 

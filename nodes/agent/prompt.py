@@ -1,7 +1,8 @@
 """A role agent's prompt, assembled in a fixed order so its prefix stays byte-identical.
 
-1. the stable system prefix: role, policy, the tool list (names and one-line
-   descriptions only) — the same for every request and customer of the role;
+1. the stable system prefix: role, policy, the tool list (each tool's signature
+   and one-line description only) — the same for every request and customer of
+   the role;
 2. memory and summary (what the task's earlier steps found);
 3. the turn: the goal and its inputs, fenced as data;
 4. the loop's own steps.
@@ -27,12 +28,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from nodes.agent.disclosure import loaded_line
 from nodes.agent.fence import fenced
-from nodes.agent.tools import LOAD_SKILL, one_line
+from nodes.agent.tools import LOAD_SKILL, one_line, signature
 from nodes.models.prompts import Prompts
 from skills.contract import SkillMetadata
 from skills.roles import RoleSpec
 
 TEMPLATE = Path(__file__).with_name("agent.md")
+TOOLS_HEADING = "Tools (an argument marked ? is optional; one without a type is a string):"
 
 
 @cache
@@ -40,19 +42,30 @@ def _prompts() -> Prompts:
     return Prompts(templates=MappingProxyType({"agent": TEMPLATE.read_text(encoding="utf-8")}))
 
 
-def stable_prefix(spec: RoleSpec, skills: Sequence[SkillMetadata], domain_brief: str) -> str:
+def stable_prefix(
+    spec: RoleSpec, skills: Sequence[SkillMetadata], domain_brief: str, session: frozenset[str]
+) -> str:
     """The role's system prefix: nothing in it depends on the request or the customer.
 
-    `domain_brief` is the domain's `prompts/agent.md` (the desk and its records)."""
-    lines = [f"- {m.skill_id}: {one_line(m.description)}" for m in sorted(skills, key=_id)]
-    lines.append(f"- {LOAD_SKILL}: read one tool's full instructions.")
+    `domain_brief` is the domain's `prompts/agent.md` (the desk and its records);
+    `session` names the parameters the session fills (left out of the signatures)."""
     return _prompts().render(
         "agent",
         role=spec.name,
         description=spec.description,
         domain=domain_brief,
-        tools="\n".join(lines),
+        tools=tool_list(skills, session),
     )
+
+
+def tool_list(skills: Sequence[SkillMetadata], session: frozenset[str]) -> str:
+    """The prefix's tool list: each tool's signature (its schema is an open object,
+    `nodes.agent.tools`) and one-line description."""
+    lines = [
+        f"- {signature(m, session)}: {one_line(m.description)}" for m in sorted(skills, key=_id)
+    ]
+    lines.append(f"- {LOAD_SKILL}(name): read one tool's full instructions.")
+    return "\n".join([TOOLS_HEADING, *lines])
 
 
 def prefix_hash(prefix: str) -> str:

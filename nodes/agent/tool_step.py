@@ -1,6 +1,7 @@
 """The loop's tool step: run the tool calls of the model's last turn, in order.
 
-Each result goes back to the model fenced as data. A call the customer must
+Each result goes back to the model fenced as data, as much of it as the model
+needs (`nodes.agent.shown`; the findings keep all of it). A call the customer must
 confirm ends the loop (the turn asks them); a call an operator must approve
 pauses it (`nodes.agent.pause`): the approval node asks, and the approved
 task resumes here, at that call, with the operator's grant.
@@ -27,6 +28,7 @@ from nodes.agent.calls import (
 from nodes.agent.disclosure import loaded_line, touched, used
 from nodes.agent.fence import fenced, safe_name
 from nodes.agent.findings import AgentCall
+from nodes.agent.shown import shown
 from nodes.agent.state import AgentState
 from nodes.agent.tools import LOAD_SKILL
 from nodes.context import SupportContext
@@ -94,7 +96,7 @@ async def run_call(
         # (A skill the role does not hold goes to the runtime, which refuses and audits.)
         log.warning("role_%s: %s refused: this goal only reads", whose.task.role, safe_name(name))
         call = AgentCall(skill=name, args=args, status="rejected", error_code="reads_only")
-        return Ran(fenced("tool_result", {"error": "this goal only reads"}, tool=name), call)
+        return Ran(fenced("tool_result", {"error": "this goal only reads"}), call)
     approval: Approval | None = grant.approval() if grant else None
     try:
         result = await ctx.skills.call(skill_request(whose, name, args, approval))
@@ -106,11 +108,11 @@ async def run_call(
         if grant is not None:
             # The approved call is not the one asked about: it does not run.
             call = AgentCall(skill=name, args=args, status="failed", error_code="not_approved")
-            return Ran(fenced("tool_result", {"error": "not_approved"}, tool=name), call)
+            return Ran(fenced("tool_result", {"error": "not_approved"}), call)
         request = approval_request(whose, name, signal.args, signal.args_hash, signal.reason)
         return Ran("", None, waiting=request)
     call = recorded(name, args, result)
-    return Ran(_result_text(name, call), call)
+    return Ran(_result_text(ctx, whose, call), call)
 
 
 def _write_of_a_reading_goal(ctx: SupportContext, whose: Whose, name: str) -> bool:
@@ -129,10 +131,13 @@ def _load(
     return used(loaded, name), loaded_line(name)
 
 
-def _result_text(name: str, call: AgentCall) -> str:
-    if call.status == "succeeded":
-        return fenced("tool_result", call.payload, tool=name)
-    return fenced("tool_result", {"error": call.error_code or "failed"}, tool=name)
+def _result_text(ctx: SupportContext, whose: Whose, call: AgentCall) -> str:
+    if call.status != "succeeded":
+        return fenced("tool_result", {"error": call.error_code or "failed"})
+    found = ctx.registry.lookup(call.skill)
+    omits = found.metadata.model_omits if found is not None else ()
+    session = dict.fromkeys(ctx.domain.planning.customer_args, whose.user_id)
+    return fenced("tool_result", shown(call.payload, call.args, session, omits))
 
 
 def _told(call: ToolCall, text: str) -> ToolMessage:

@@ -1,15 +1,20 @@
 """The tools a role agent is offered: its role's whitelisted skills and `load_skill`.
 
-Schemas come from the skill metadata. The parameters holding the customer's
-id (`DomainPlanning.customer_args`) are never offered: the session's customer
-fills them (`nodes.agent.calls`), so a model cannot name another customer.
-Skills the domain keeps from model planners (`DomainPlanning.unplannable`,
-identity lookups) are kept from agents too.
+The parameters holding the customer's id (`DomainPlanning.customer_args`) are
+never offered: the session's customer fills them (`nodes.agent.calls`), so a
+model cannot name another customer. Skills the domain keeps from model
+planners (`DomainPlanning.unplannable`, identity lookups) are kept from agents
+too.
 
-A skill's schema holds its name and typed parameters only: its one-line
-description is in the prompt's tool list (`nodes.agent.prompt`), and what each
-parameter means is in the instructions `load_skill` brings. Repeating either
-in every call's schemas would cost their tokens on every call.
+A skill is bound as its name over an open object. Its arguments are disclosed
+in the prompt's tool list as a signature (`signature`: the names, `?` after an
+optional one, a type other than string), what they mean in the instructions
+`load_skill` brings, and the skill's executor checks them: a wrong argument
+fails the call with `validation_error`, which the model is told. Schemas are
+paid for on every call: for the token benchmark's 21 skills, typed ones cost
+1,655 tokens, names over open objects 579 and the signatures about 180 more
+in the tool list (README, "Benchmarks"). The price is that an endpoint which
+constrains its output to the schema no longer constrains argument types.
 """
 
 from __future__ import annotations
@@ -41,46 +46,46 @@ def agent_skills(
     return sorted((m for m in bound if m.skill_id not in unplannable), key=lambda m: m.skill_id)
 
 
-def tool_schemas(skills: Sequence[SkillMetadata], session: frozenset[str]) -> list[ToolSchema]:
-    """One tool per skill, then `load_skill` over exactly those skills; parameters in
-    `session` are the session's to fill and are not offered."""
-    tools = [skill_tool(m, session) for m in skills]
-    return [*tools, load_skill_tool([m.skill_id for m in skills])]
+def tool_schemas(skills: Sequence[SkillMetadata]) -> list[ToolSchema]:
+    """One tool per skill, then `load_skill`."""
+    return [*(skill_tool(m) for m in skills), load_skill_tool()]
 
 
-def skill_tool(metadata: SkillMetadata, session: frozenset[str] = frozenset()) -> ToolSchema:
-    """The function-calling schema of one skill: its name and typed parameters, without
-    its session parameters (see the module docstring for what is left out)."""
-    params = {n: p for n, p in metadata.parameters.items() if n not in session}
-    return _function(
-        metadata.skill_id,
-        None,
-        {n: json_type(p) for n, p in params.items()},
-        [n for n, p in params.items() if p.required],
-    )
+def skill_tool(metadata: SkillMetadata) -> ToolSchema:
+    """A skill's function-calling schema: its name over an open object (its arguments
+    are in its `signature`)."""
+    return _function(metadata.skill_id, {"type": "object"})
 
 
-def load_skill_tool(names: Sequence[str]) -> ToolSchema:
-    """`load_skill(name)`: bring one tool's full instructions into context."""
-    name = {"type": "string", "enum": list(names), "description": "The tool to read about."}
-    return _function(
-        LOAD_SKILL, "Read one tool's full instructions before using it.", {"name": name}, ["name"]
-    )
+def load_skill_tool() -> ToolSchema:
+    """`load_skill(name)`: bring one tool's full instructions into context. A name the
+    role does not hold loads nothing and says so (`nodes.agent.tool_step`)."""
+    name = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    return _function(LOAD_SKILL, name)
 
 
-def _function(
-    name: str, description: str | None, properties: dict[str, Any], required: list[str]
-) -> ToolSchema:
-    # An empty `required` says nothing a schema without it does not.
-    needed = {"required": required} if required else {}
-    parameters = {
-        "type": "object",
-        "properties": properties,
-        **needed,
-        "additionalProperties": False,
-    }
-    described = {"description": description} if description else {}
-    return {"type": "function", "function": {"name": name, **described, "parameters": parameters}}
+def _function(name: str, parameters: dict[str, Any]) -> ToolSchema:
+    return {"type": "function", "function": {"name": name, "parameters": parameters}}
+
+
+def signature(metadata: SkillMetadata, session: frozenset[str]) -> str:
+    """`skill_id(arg, optional?, count?: integer)`: the arguments the model passes (not
+    the session's), `?` after an optional one, and any type other than string."""
+    shown = []
+    for name, spec in metadata.parameters.items():
+        if name in session:
+            continue
+        kind = _type_name(json_type(spec))
+        shown.append(
+            f"{name}{'' if spec.required else '?'}{'' if kind == 'string' else ': ' + kind}"
+        )
+    return f"{metadata.skill_id}({', '.join(shown)})"
+
+
+def _type_name(schema: dict[str, Any]) -> str:
+    if schema["type"] == "array":
+        return f"{schema['items']['type']}[]"
+    return str(schema["type"])
 
 
 def json_type(spec: ParameterSpec) -> dict[str, Any]:

@@ -41,5 +41,6 @@ async def test_a_goal_is_pursued_with_the_circulation_desks_skills(library_db: D
     assert "waive_fine_v1" not in small.bound[0]
     assert "get_member_loans_v1" in small.bound[0]
     tool = json.dumps(small.calls[1][-1].content)
-    assert "M-1001" in tool and "M-1002" not in tool
+    # M-1001's loans (their id is the session's, so the result shown leaves it out).
+    assert "Ada Byrne" in tool and "Liang Wei" not in tool and "M-100" not in tool
     assert "LN-20001" in done.answer

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from langchain_core.messages import ToolMessage
@@ -74,8 +75,8 @@ async def test_another_customers_order_and_an_invented_id_are_refused(support: S
 
 
 async def test_hostile_arguments_never_name_another_customer(support: Support) -> None:
-    user, _ = await user_with_orders(support.db.pool, "pending", skip=33)
-    other, _ = await user_with_orders(support.db.pool, "delivered", skip=34)
+    user, (mine,) = await user_with_orders(support.db.pool, "pending", skip=33)
+    other, (theirs,) = await user_with_orders(support.db.pool, "delivered", skip=34)
     hostile = {"user_id": other, "sql": "DROP TABLE users", "order_id": "' OR 1=1 --"}
     done, model = await run_agent(
         support,
@@ -88,8 +89,9 @@ async def test_hostile_arguments_never_name_another_customer(support: Support) -
     found = await audit_of(support.db.pool, done.audit_id or "")
     assert (found[0]["skill"], found[0]["status"]) == ("get_user_details_v1", "success")
     shown = told(model, 1)
-    # The session's customer was looked up, not the one the model named.
-    assert user in shown[0] and other not in shown[0]
+    # The session's customer was looked up, not the one the model named (their own id
+    # is the session's, so the profile shown leaves it out; their orders say whose it is).
+    assert mine in shown[0] and theirs not in shown[0] and other not in shown[0]
     assert (found[1]["skill"], found[1]["error_code"]) == (
         "get_order_details_v1",
         "validation_error",
@@ -125,9 +127,27 @@ async def test_tool_output_reaches_the_model_fenced_and_cut(support: Support) ->
         support, user, ToolCalls.of(("list_all_product_types_v1", {})), "Here they are."
     )
     (result,) = told(model, 1)
-    assert result.startswith('<tool_result tool="list_all_product_types_v1">')
+    assert result.startswith("<tool_result>\n")
     assert result.endswith("</tool_result>")
     assert len(result) < MAX_TOOL_CHARS + 200
+
+
+async def test_an_order_is_shown_less_what_the_call_and_session_say(support: Support) -> None:
+    user, (order,) = await user_with_orders(support.db.pool, "pending", skip=46)
+    closing = f"Order {order} is pending."
+    look = ToolCalls.of(("get_order_details_v1", {"order_id": order}))
+    done, model = await run_agent(support, user, look, closing)
+    (result,) = told(model, 1)
+    seen = json.loads(result.removeprefix("<tool_result>\n").removesuffix("\n</tool_result>"))
+    # The order's own facts, as the skill returned them ...
+    assert seen["status"] == "pending" and seen["items"] and seen["payment_history"]
+    assert {"address1", "city", "zip"} <= set(seen["address"])
+    # ... less the order id the call asked for, the customer's id and the empty fields.
+    assert "order_id" not in seen and "user_id" not in seen and user not in result
+    assert "cancel_reason" not in seen and None not in seen.values()
+    # The findings keep the whole document: the closing text's order id is checked
+    # against it, so the sentence is stated.
+    assert closing in done.answer, done.trace
 
 
 async def test_invented_facts_in_the_closing_text_are_not_stated(support: Support) -> None:

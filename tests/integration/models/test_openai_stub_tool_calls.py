@@ -65,12 +65,18 @@ async def test_the_agent_calls_whitelisted_skills_through_chat_openai(
         assert _tool_names(request) == {*(spec.execute - kept), "load_skill"}
         assert not _tool_names(request) & spec.deny
         assert request["max_tokens"] > 0 and request["max_completion_tokens"] > 0
+        # Sent as bound: each skill a name over an open object (its signature is in the
+        # prompt's tool list), load_skill with its one typed argument.
+        schemas = {t["function"]["name"]: t["function"]["parameters"] for t in request["tools"]}
+        assert schemas["get_order_details_v1"] == {"type": "object"}
+        assert schemas["load_skill"]["required"] == ["name"]
     # Each result came back as a `tool` message answering its call.
     assert _tool_messages(asked[0]) == []
     [first] = _tool_messages(asked[1])
     assert first["tool_call_id"] == "call_1"
-    assert first["content"].startswith('<tool_result tool="get_user_details_v1">')
-    assert user in first["content"]
+    # The customer's profile, less their id: the session's, never the model's to pass.
+    assert first["content"].startswith("<tool_result>\n") and order in first["content"]
+    assert user not in first["content"]
     # The loaded instructions are the load's result, in every later request.
     assert not [m for m in asked[1]["messages"] if "<skill_doc" in str(m["content"])]
     for later in asked[2:]:
@@ -79,7 +85,8 @@ async def test_the_agent_calls_whitelisted_skills_through_chat_openai(
         assert docs[0] == _tool_messages(later)[1]
         assert '<skill_doc name="get_order_details_v1">' in docs[0]["content"]
     result = _tool_messages(asked[3])[2]
-    assert result["tool_call_id"] == "call_3" and order in result["content"]
+    # The order asked for, less its id: the call right before it names it.
+    assert result["tool_call_id"] == "call_3" and '"status":"pending"' in result["content"]
     calls = await audit_of(support.db.pool, done.audit_id or "")
     assert [(r["skill"], r["role"], r["status"]) for r in calls] == [
         ("get_user_details_v1", ROLE, "success"),

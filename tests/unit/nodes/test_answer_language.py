@@ -230,3 +230,23 @@ def test_a_declined_write_is_told_in_the_domains_words_and_an_unworded_one_by_it
     assert compose_sentences(unworded, DOMAIN) == [
         "I could not complete renew for loan LN-20001: I could not find that on your account."
     ]
+
+
+def test_an_agents_closing_text_is_not_data_the_answers_chinese_may_be_quoting() -> None:
+    # A weak agent beside the read closes with an invented amount, which the fact check
+    # keeps out of the answer; the template's own Chinese sentence uses the same words.
+    goal = Task(id="g1", role="desk", goal="look at the loan")
+    invented = "借阅 LN-20001 欠款 $99.99。"
+    findings = {"goal": goal.goal, "calls": [], "answer": invented, "stopped": "done"}
+    state = _state("zh", (READ, _outcome(READ, "succeeded", payload={"fine": 54.04})),
+                   (goal, _outcome(goal, "succeeded", payload=findings)))  # fmt: skip
+    draft = " ".join(compose_sentences(state, DOMAIN))
+    assert draft == "借阅 LN-20001 欠款 $54.04。"
+    assert check(draft, state, DOMAIN.answers).approved, draft
+    # What the agent's calls returned is still data: quoted Chinese is not the wording.
+    findings["calls"] = [{"skill": "get_loan_v1", "args": {}, "status": "succeeded",
+                          "payload": {"title": "红楼梦"}, "error_code": None}]  # fmt: skip
+    state["outcomes"]["g1"] = _outcome(goal, "succeeded", payload=findings)
+    assert language_feedback("红楼梦", state) == [
+        "not in the customer's language: no Chinese sentence"
+    ]

@@ -12,7 +12,7 @@ from nodes.agent.calls import offered
 from nodes.agent.disclosure import loaded_line
 from nodes.agent.model_step import prompt_of
 from nodes.agent.prompt import EVICTED, prefix_hash
-from nodes.agent.tools import LOAD_SKILL, tool_schemas
+from nodes.agent.tools import LOAD_SKILL, signature, tool_schemas
 from nodes.bootstrap import load_static_config
 from nodes.context import SupportContext
 from nodes.contracts import Task
@@ -50,13 +50,14 @@ def test_the_prefix_is_byte_identical_across_customers_and_requests() -> None:
     assert "ann_lee" not in str(one[0].content) and "lamp" not in str(one[0].content)
 
 
-def test_the_prefix_lists_names_and_one_line_descriptions_only() -> None:
+def test_the_prefix_lists_signatures_and_one_line_descriptions_only() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
     prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
     kept = ctx.domain.planning.unplannable
     for skill_id in spec.execute - kept:
-        assert f"- {skill_id}: " in prefix
+        assert f"- {skill_id}(" in prefix
+    assert "- get_order_details_v1(order_id): An order's status" in prefix
     assert "cancel_pending_order_v1" not in prefix
     assert not [s for s in kept if s in prefix]
     # A package's full instructions are not in it until loaded.
@@ -124,36 +125,44 @@ def test_an_evicted_or_reloaded_skill_shows_its_instructions_once_or_not_at_all(
 def test_tools_are_the_whitelist_without_session_parameters() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
-    skills = offered(ctx, Task(id="g1", role=spec.name, goal="look"))
-    tools = tool_schemas(skills, ctx.domain.planning.customer_args)
+    tools = tool_schemas(offered(ctx, Task(id="g1", role=spec.name, goal="look")))
     names = [t["function"]["name"] for t in tools]
     allowed = spec.execute - ctx.domain.planning.unplannable
     assert set(names) == {*allowed, LOAD_SKILL}
-    user = next(t for t in tools if t["function"]["name"] == "get_user_details_v1")
-    assert user["function"]["parameters"]["properties"] == {}
-    assert "required" not in user["function"]["parameters"]
-    load = tools[-1]["function"]["parameters"]["properties"]["name"]
-    assert set(load["enum"]) == allowed
+    # The customer's id is the session's: not in the signature the model reads.
+    prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
+    assert "- get_user_details_v1(): " in prefix and "user_id" not in prefix
+    load = tools[-1]["function"]
+    assert load["parameters"]["properties"] == {"name": {"type": "string"}}
 
 
-def test_a_schema_is_a_name_and_typed_parameters_described_once_elsewhere() -> None:
+def test_a_schema_is_a_name_its_arguments_are_in_the_signature_and_the_instructions() -> None:
     ctx = context()
     spec = ctx.roles["order_query"]
-    tools = tool_schemas(
-        offered(ctx, Task(id="g1", role=spec.name, goal="look")), ctx.domain.planning.customer_args
-    )
+    tools = tool_schemas(offered(ctx, Task(id="g1", role=spec.name, goal="look")))
     order = next(t["function"] for t in tools if t["function"]["name"] == "get_order_details_v1")
-    # The one-line description is in the prompt's tool list, the parameter's meaning in
-    # the instructions load_skill brings: neither is repeated in every call's schemas.
-    assert "description" not in order
-    assert order["parameters"]["properties"] == {"order_id": {"type": "string"}}
-    prefix = str(prompt_of(ctx, spec, state("ann_lee_1234", "x"))[0].content)
-    assert "- get_order_details_v1: An order's status" in prefix
+    # An open object: the signature in the tool list names the arguments, the
+    # instructions load_skill brings say what they mean, the executor checks them.
+    assert order == {"name": "get_order_details_v1", "parameters": {"type": "object"}}
     loaded = state(
         "a", "x", loaded=["get_order_details_v1"], messages=load("get_order_details_v1", "c1")
     )
     docs = str(prompt_of(ctx, spec, loaded)[3].content)
     assert "`order_id` (string): Order id such as" in docs
+
+
+def test_a_signature_marks_optional_arguments_and_types_other_than_string() -> None:
+    registry, _ = load_static_config()
+    session = frozenset({"user_id"})
+    assert signature(registry.get("search_knowledge_v1").metadata, session) == (
+        "search_knowledge_v1(query, partitions?: string[], limit?: integer)"
+    )
+    assert signature(registry.get("detect_delay_pattern_v1").metadata, session) == (
+        "detect_delay_pattern_v1(tracking_id?, order_id?, as_of?, stall_hours?: number)"
+    )
+    assert signature(registry.get("get_user_details_v1").metadata, session) == (
+        "get_user_details_v1()"
+    )
 
 
 def test_a_goal_building_on_earlier_results_shows_them_as_inputs() -> None:
