@@ -20,6 +20,31 @@ from checkpoints.settings import PoolSettings
 # executions, and None means never (0 would mean at once).
 CONNECTION_KWARGS = {"autocommit": True, "row_factory": dict_row, "prepare_threshold": None}
 CONNECT_TIMEOUT_S = 5
+MAX_LOCK_CONNECTIONS = 32
+"""Lock connections one process holds at once per kind (thread locks, customer locks):
+more turns wait for a slot instead of pushing the server past its connection limit
+(the embedded server's is 100, shared with the pool and other processes)."""
+LOCK_KINDS = 2
+LOCK_IDLE_S = 60
+"""An idle lock connection is closed after this long: a burst of turns leaves no
+connections held that other processes may need."""
+
+
+class LockingPool(AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]):
+    """The process's pool, and beside it `locks`, a pool of its own for Postgres session
+    advisory locks (`checkpoints.threads`): a lock held for minutes (a turn waiting on
+    a model) never takes a connection from the saver and the store, and taking one is
+    a checkout, not a new server process (a fresh connection cost about 5 ms, and a
+    request takes two locks). Closing the pool closes both."""
+
+    locks: AsyncConnectionPool[psycopg.AsyncConnection[DictRow]] | None = None
+
+    async def close(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109 - the parent's signature
+        try:
+            if self.locks is not None:
+                await self.locks.close(timeout)
+        finally:
+            await super().close(timeout)
 
 
 async def open_pool(
@@ -32,7 +57,7 @@ async def open_pool(
     """
     settings = settings or PoolSettings()
     await probe(target)
-    pool: AsyncConnectionPool[psycopg.AsyncConnection[DictRow]] = AsyncConnectionPool(
+    pool = LockingPool(
         target.url,
         min_size=min(min_size, settings.size),
         max_size=settings.size,
@@ -48,6 +73,17 @@ async def open_pool(
     except PoolTimeout as exc:
         await pool.close()
         raise _unavailable(target, str(exc)) from exc
+    pool.locks = AsyncConnectionPool(
+        target.url,
+        min_size=0,
+        max_size=MAX_LOCK_CONNECTIONS * LOCK_KINDS,
+        kwargs={**CONNECTION_KWARGS, "connect_timeout": CONNECT_TIMEOUT_S},
+        check=check_idle_connection,
+        timeout=settings.timeout_s,
+        max_idle=LOCK_IDLE_S,
+        open=False,
+    )
+    await pool.locks.open()  # no connection until a lock is taken
     return pool
 
 

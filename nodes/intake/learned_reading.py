@@ -31,6 +31,8 @@ WRITE_THRESHOLD = 0.5
 UNWORDED = 0.97
 UNCERTAIN = 0.25
 SURE = 0.95
+CLEAR = 0.97
+"""A request read alone this surely needs no help from the condition gating it."""
 BESIDE = 0.7
 """Beside a read the model is `SURE` of, another read needs `BESIDE`."""
 ALONE_THRESHOLD = 0.7
@@ -80,9 +82,12 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     asking = [
         c for c in parts if c.act != "conditional" and not screen_injection(c.text.lower())
     ] or list(parts)
-    texts = [c.reading for c in asking] if len(parts) > 1 else [text]
-    scored = model.scores_many([*texts, text] if len(parts) > 1 else texts)
+    texts = [c.text for c in asking] if len(parts) > 1 else [text]
+    gated = [c.reading for c in asking if c.reading != c.text] if len(parts) > 1 else []
+    scored = model.scores_many([*texts, *gated, text] if len(parts) > 1 else texts)
     whole = scored[-1]
+    if gated:
+        scored = _with_conditions(asking, scored, len(texts))
     refused = _ordered(
         {a for a in vocabulary.alone if whole.get(a, 0.0) >= ALONE_THRESHOLD}, model.labels
     )
@@ -112,6 +117,24 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         tuple(read_in),
         _ordered(weighed - set(intents), model.labels),
     )
+
+
+def _with_conditions(
+    asking: list[Clause], scored: list[dict[str, float]], alone: int
+) -> list[dict[str, float]]:
+    """Each request's scores: read alone (the first `alone` of `scored`), unless the model
+    is sure of nothing in it (`CLEAR`); then as read with the condition gating it, which
+    the rows after them hold, one per gated request ("if my refund is done, tell me when
+    it reaches my card" asks about the refund; "cancel #W1 unless it shipped" is a cancel
+    whatever the condition says)."""
+    read = list(scored[:alone])
+    with_condition = iter(scored[alone:-1])
+    for at, clause in enumerate(asking):
+        if clause.reading != clause.text:
+            gated = next(with_condition)
+            if max(read[at].values()) < CLEAR:
+                read[at] = gated
+    return read
 
 
 def _asked_about(found: set[str], vocabulary: Vocabulary) -> set[str]:

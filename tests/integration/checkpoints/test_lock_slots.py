@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from checkpoints.opening import Database
-from checkpoints.threads import MAX_LOCK_CONNECTIONS, lock_slots, thread_lock
+from checkpoints.pool import MAX_LOCK_CONNECTIONS
+from checkpoints.threads import lock_slots, thread_lock
 
 
 async def test_more_thread_locks_than_slots_all_run_never_over_the_bound(db: Database) -> None:

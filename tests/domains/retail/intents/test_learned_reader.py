@@ -48,6 +48,8 @@ CASES: list[tuple[str, set[str]]] = [
     ("if #W1234567 is still pending cancel it", {"cancel_order"}),
     # a request is read with the condition that gates it
     ("if my refund for #W1234567 went through, tell me when it lands", {"refund_status"}),
+    # … but a request sure of itself is read alone, whatever the condition says
+    ("cancel #W1234567 unless it has already shipped", {"cancel_order"}),
     # two clauses asking about an order's address and the account's are two requests
     (
         "change the address on #W1234567 to 12 Oak St, Austin, TX 78701 and then also "

@@ -260,3 +260,14 @@ def test_a_question_that_reads_what_it_asks_keeps_that_reading(
     asked = learned_reading._asked_about({"weather", "open_door"}, VOCABULARY)
     assert asked == {"weather"}
     assert learned_reading._asked_about({"open_door"}, VOCABULARY) == {"door_state"}
+
+
+def test_a_request_sure_of_itself_is_read_alone_the_condition_aside() -> None:
+    parts = list(learned_reading.clauses("if it is sunny, open the window"))
+    _, request = parts
+    alone = {"open_door": 0.99, "weather": 0.01}
+    gated = {"open_door": 0.2, "weather": 0.9}
+    whole = {"open_door": 0.5, "weather": 0.5}
+    assert learned_reading._with_conditions([request], [alone, gated, whole], 1) == [alone]
+    unclear = {"open_door": 0.6, "weather": 0.01}
+    assert learned_reading._with_conditions([request], [unclear, gated, whole], 1) == [gated]
