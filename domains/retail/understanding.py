@@ -185,14 +185,13 @@ LABELS = tuple(spec.name for spec in INTENTS_SPEC)
 def keyword_signals(texts: Sequence[str]) -> Any:
     """The keyword reading of each text, one column per intent: a feature of the
     learned reader, which learns where the keywords are right and where not."""
-    from scipy.sparse import csr_matrix
+    import numpy as np
 
-    rows = []
-    for text in texts:
-        lowered = text.lower()
-        read = set(classify(lowered, has_orders=bool(ORDER_ID.search(text))))
-        rows.append([1.0 if label in read else 0.0 for label in LABELS])
-    return csr_matrix(rows)
+    rows = np.zeros((len(texts), len(LABELS)))
+    for n, text in enumerate(texts):
+        read = set(classify(text.lower(), has_orders=bool(ORDER_ID.search(text))))
+        rows[n] = [1.0 if label in read else 0.0 for label in LABELS]
+    return rows
 
 
 MODEL = ModelSpec("retail-intents", LABELS, training_corpus, prepare, keyword_signals)

@@ -8,19 +8,23 @@ gives the same model in every process; the artifact is cached under the data
 directory, named by a fingerprint of the corpus, the features and the scikit-learn
 versions, and retrained whenever any of them changes.
 
-scikit-learn is imported on first use only: a process that never reads a
-request (`rolegraph --help`) does not pay for it.
+scikit-learn trains the reader; reading needs numpy alone (`LinearReader`), and
+the artifact holds the arrays it reads with, so no process that reads a request
+imports scikit-learn or scipy unless it has to train.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -60,11 +64,15 @@ class ModelSpec:
 class IntentModel:
     """A trained reader: per-intent probabilities for a text."""
 
-    def __init__(self, pipeline: Pipeline, spec: ModelSpec, fingerprint: str) -> None:
-        self._pipeline = pipeline
+    def __init__(self, linear: LinearReader, spec: ModelSpec, fingerprint: str) -> None:
+        self._linear = linear
         self._spec = spec
         self.fingerprint = fingerprint
-        self._linear = _linear_parts(pipeline)
+
+    @classmethod
+    def of(cls, pipeline: Pipeline, spec: ModelSpec, fingerprint: str) -> IntentModel:
+        """The reader a fitted pipeline (`fit`) amounts to."""
+        return cls(LinearReader.of(pipeline), spec, fingerprint)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -82,55 +90,157 @@ class IntentModel:
         ]
 
     def _probabilities(self, texts: list[str]) -> Any:
-        """`predict_proba`, computed as the one matrix product it amounts to.
-
-        scikit-learn validates its input once per intent's estimator, which
-        costs a request ten times what the arithmetic does; a test checks the
-        two agree.
-        """
-        if self._linear is None:
-            return self._pipeline.predict_proba(texts)
-        from scipy.sparse import hstack
-        from scipy.special import expit
-
-        parts, weights, intercepts = self._linear
-        features = hstack([part.transform(texts) for part in parts], format="csr")
-        return expit(features @ weights + intercepts)
+        """The fitted pipeline's `predict_proba`, one row per text, without scikit-learn."""
+        signals = self._spec.signals(texts) if self._spec.signals else None
+        if signals is not None and hasattr(signals, "toarray"):
+            signals = signals.toarray()  # a sparse matrix of the pack's rules
+        return self._linear.probabilities(
+            [self._spec.prepare(t) for t in texts], () if signals is None else signals
+        )
 
 
-def _linear_parts(pipeline: Pipeline) -> tuple[list[Any], Any, Any] | None:
-    """The feature transformers (their outputs side by side are the features),
-    the stacked per-intent weights (features x intents) and intercepts; None when
-    an intent's estimator is not linear (a label the corpus never or always uses
-    gets a constant predictor) or the features are weighted."""
-    import numpy as np
-    from sklearn.pipeline import FeatureUnion
+_WHITE_SPACES = re.compile(r"\s\s+")
 
-    features = pipeline.named_steps["features"]
-    union = isinstance(features, FeatureUnion)
-    estimators = pipeline.named_steps["intents"].estimators_
-    if (union and features.transformer_weights) or not all(
-        hasattr(e, "coef_") and e.coef_.shape[0] == 1 for e in estimators
-    ):
-        return None
-    weights = np.vstack([e.coef_[0] for e in estimators]).T
-    intercepts = np.array([e.intercept_[0] for e in estimators])
-    parts = [part for _, part in features.transformer_list] if union else [features]
-    return parts, weights, intercepts
+
+@dataclass(frozen=True)
+class LinearReader:
+    """A fitted pipeline as the arithmetic it amounts to, in numpy alone.
+
+    The features are TF-IDF weights of character n-grams inside word
+    boundaries (scikit-learn's `char_wb`, sublinear tf, l2-normed rows),
+    followed by the pack's signals; each intent is a logistic regression over
+    them. Reading a request this way needs neither scikit-learn nor scipy,
+    whose import would cost every `rolegraph run` process about a second; a
+    test checks that the probabilities are the pipeline's.
+    """
+
+    vocabulary: dict[str, int]
+    """Character n-gram -> its feature column."""
+    ngrams: tuple[int, int]
+    idf: Any
+    weights: Any
+    """(n-gram columns + signal columns) x intents."""
+    intercepts: Any
+    """One per intent; +-inf for an intent the corpus always or never uses."""
+
+    @classmethod
+    def of(cls, pipeline: Pipeline) -> LinearReader:
+        import numpy as np
+        from sklearn.pipeline import FeatureUnion
+
+        features = pipeline.named_steps["features"]
+        chars = features.transformer_list[0][1] if isinstance(features, FeatureUnion) else features
+        estimators = pipeline.named_steps["intents"].estimators_
+        width = next(e.coef_.shape[1] for e in estimators if hasattr(e, "coef_"))
+        weights = np.zeros((width, len(estimators)))
+        intercepts = np.zeros(len(estimators))
+        for n, estimator in enumerate(estimators):
+            if hasattr(estimator, "coef_"):
+                weights[:, n] = estimator.coef_[0]
+                intercepts[n] = estimator.intercept_[0]
+            else:  # a label the corpus never (or always) uses: a constant 0 (or 1)
+                intercepts[n] = np.inf if estimator.y_[0] else -np.inf
+        return cls(dict(chars.vocabulary_), chars.ngram_range, chars.idf_, weights, intercepts)
+
+    def probabilities(self, prepared: Sequence[str], signals: Any) -> Any:
+        """Per-intent probabilities of each prepared text, with its row of signals."""
+        import numpy as np
+
+        rows = []
+        for n, text in enumerate(prepared):
+            columns, values = self._tfidf(text)
+            if len(signals):
+                extra = np.flatnonzero(signals[n])
+                columns = np.concatenate([columns, len(self.vocabulary) + extra])
+                values = np.concatenate([values, np.asarray(signals[n], dtype=float)[extra]])
+            # Summed feature by feature in column order, as the sparse product does.
+            decision = (values[:, None] * self.weights[columns]).sum(axis=0) + self.intercepts
+            rows.append([_expit(x) for x in decision.tolist()])
+        return np.array(rows).reshape(len(prepared), len(self.intercepts))
+
+    def _tfidf(self, text: str) -> tuple[Any, Any]:
+        """The n-gram columns of `text` and their weights, as `TfidfVectorizer.transform`."""
+        import numpy as np
+
+        counts: dict[int, int] = {}
+        for gram in char_wb_ngrams(text, *self.ngrams):
+            if (column := self.vocabulary.get(gram)) is not None:
+                counts[column] = counts.get(column, 0) + 1
+        columns = np.array(sorted(counts), dtype=np.intp)
+        values = np.array([counts[c] for c in columns.tolist()], dtype=np.float64)
+        values = np.log(values) + 1.0  # sublinear tf
+        values *= self.idf[columns]
+        norm = 0.0
+        for value in values.tolist():  # in order, as scikit-learn sums it
+            norm += value * value
+        if norm:
+            values /= math.sqrt(norm)
+        return columns, values
+
+    def save(self, path: str) -> None:
+        import numpy as np
+
+        terms = np.array(sorted(self.vocabulary, key=self.vocabulary.__getitem__))
+        with open(path, "wb") as handle:
+            np.savez(
+                handle,
+                terms=terms,
+                ngrams=np.array(self.ngrams),
+                idf=self.idf,
+                weights=self.weights,
+                intercepts=self.intercepts,
+            )
+
+    @classmethod
+    def load(cls, path: Path) -> LinearReader:
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as saved:
+            terms = saved["terms"].tolist()
+            low, high = saved["ngrams"].tolist()
+            return cls(
+                vocabulary=dict(zip(terms, range(len(terms)), strict=True)),
+                ngrams=(low, high),
+                idf=saved["idf"],
+                weights=saved["weights"],
+                intercepts=saved["intercepts"],
+            )
+
+
+def _expit(x: float) -> float:
+    """The logistic function as scipy's `expit` computes it (numpy's exp may round differently)."""
+    try:
+        return 1.0 / (1.0 + math.exp(-x))
+    except OverflowError:  # exp(-x) beyond a float: the probability is 0
+        return 0.0
+
+
+def char_wb_ngrams(text: str, low: int, high: int) -> list[str]:
+    """scikit-learn's `char_wb` analyzer: the n-grams of each word padded with spaces."""
+    grams: list[str] = []
+    for word in _WHITE_SPACES.sub(" ", text).split():
+        padded = f" {word} "
+        for n in range(low, high + 1):
+            offset = 0
+            grams.append(padded[offset : offset + n])
+            while offset + n < len(padded):
+                offset += 1
+                grams.append(padded[offset : offset + n])
+            if offset == 0:  # a short word counts once
+                break
+    return grams
 
 
 def fingerprint(spec: ModelSpec, examples: Sequence[LabelledText]) -> str:
     """What the artifact depends on: corpus, labels, features and scikit-learn and scipy versions."""
-    import scipy
-    import sklearn
-
     digest = hashlib.sha256()
     header = [
         spec.name,
         list(spec.labels),
         FEATURES_VERSION,
-        sklearn.__version__,
-        scipy.__version__,
+        # Read from the installed metadata: importing them would cost a second.
+        version("scikit-learn"),
+        version("scipy"),
     ]
     digest.update(json.dumps(header).encode())
     for example in examples:
@@ -140,12 +250,17 @@ def fingerprint(spec: ModelSpec, examples: Sequence[LabelledText]) -> str:
 
 def train(spec: ModelSpec, examples: Sequence[LabelledText] | None = None) -> IntentModel:
     """Train the reader on the pack's corpus (or `examples`); deterministic."""
+    examples = list(spec.corpus() if examples is None else examples)
+    return IntentModel.of(fit(spec, examples), spec, fingerprint(spec, examples))
+
+
+def fit(spec: ModelSpec, examples: Sequence[LabelledText]) -> Pipeline:
+    """The scikit-learn pipeline `train` reads with, fitted on `examples`."""
     from sklearn.linear_model import SGDClassifier
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MultiLabelBinarizer
 
-    examples = list(spec.corpus() if examples is None else examples)
     unknown = {i for e in examples for i in e.intents} - set(spec.labels)
     if unknown:
         raise ValueError(
@@ -162,7 +277,7 @@ def train(spec: ModelSpec, examples: Sequence[LabelledText] | None = None) -> In
         [("features", _features(spec)), ("intents", OneVsRestClassifier(estimator))]
     )
     pipeline.fit([e.text for e in examples], targets)
-    return IntentModel(pipeline, spec, fingerprint(spec, examples))
+    return pipeline
 
 
 def _features(spec: ModelSpec) -> Any:
@@ -179,7 +294,15 @@ def _features(spec: ModelSpec) -> Any:
     )
     if spec.signals is None:
         return chars
-    return FeatureUnion([("chars", chars), ("signals", FunctionTransformer(spec.signals))])
+    signals = FunctionTransformer(_sparse, kw_args={"signals": spec.signals})
+    return FeatureUnion([("chars", chars), ("signals", signals)])
+
+
+def _sparse(texts: Sequence[str], signals: Callable[[Sequence[str]], Any]) -> Any:
+    """The signals as a sparse matrix: SGD fits sparse and dense features differently."""
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix(signals(texts))
 
 
 _LOADED: dict[str, IntentModel] = {}
@@ -213,7 +336,7 @@ def remember(spec: ModelSpec, model: IntentModel, directory: Path | None = None)
 
 
 def _artifact(spec: ModelSpec, key: str, directory: Path | None) -> Path:
-    return (directory or cache_dir()) / f"{spec.name}-{key}.joblib"
+    return (directory or cache_dir()) / f"{spec.name}-{key}.npz"
 
 
 def _keep(spec: ModelSpec, model: IntentModel, directory: Path | None) -> None:
@@ -225,31 +348,27 @@ def _keep(spec: ModelSpec, model: IntentModel, directory: Path | None) -> None:
 
 
 def _read(path: Path, spec: ModelSpec, key: str) -> IntentModel | None:
-    import joblib
-
     if not path.exists():
         return None
     try:
-        pipeline: Any = joblib.load(path)
+        linear = LinearReader.load(path)
     except Exception:  # noqa: BLE001 - a damaged or foreign cache file is retrained, never trusted
         return None
-    return IntentModel(pipeline, spec, key)
+    return IntentModel(linear, spec, key)
 
 
 def _write(path: Path, model: IntentModel) -> None:
-    import joblib
-
     path.parent.mkdir(parents=True, exist_ok=True)
     # Written whole under another name, then renamed: a concurrent reader sees
     # the old state or the new one, never half a file.
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     os.close(fd)
     try:
-        joblib.dump(model._pipeline, tmp)
+        model._linear.save(tmp)
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
-    # Artifacts of an older corpus or scikit-learn version are never read again.
-    for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.joblib"):
-        if stale != path:
+    # Artifacts of an older corpus or scikit-learn version (or format) are never read again.
+    for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*"):
+        if stale != path and stale.suffix in (".npz", ".joblib"):
             stale.unlink(missing_ok=True)
