@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from checkpoints.opening import Pool
@@ -38,6 +39,7 @@ from domains.retail.vocabulary import (
     REFUND_QUESTION,
     WEAK_ORDER_STATUS,
 )
+from nodes import language
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, Reading, SlotSpec
 from nodes.intake import learned, learned_reading, rules
@@ -194,7 +196,11 @@ def keyword_signals(texts: Sequence[str]) -> Any:
     return rows
 
 
-MODEL = ModelSpec("retail-intents", LABELS, training_corpus, prepare, keyword_signals)
+# The corpus is generated from the pack's own files and the harness's (nodes.language).
+CORPUS_SOURCES = (Path(__file__).parent, Path(language.__file__).parent)
+MODEL = ModelSpec(
+    "retail-intents", LABELS, training_corpus, prepare, keyword_signals, CORPUS_SOURCES
+)
 VOCABULARY = Vocabulary(
     writes=frozenset(s.name for s in INTENTS_SPEC if s.writes),
     alone=frozenset(s.name for s in INTENTS_SPEC if s.refusal),

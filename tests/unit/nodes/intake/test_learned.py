@@ -216,3 +216,44 @@ def test_several_requests_each_get_their_reading(model: learned.IntentModel) -> 
 def test_a_condition_asks_nothing_itself(model: learned.IntentModel) -> None:
     # "if it's sunny" would read as a weather question on its own.
     assert _read(model, "if it is sunny, open the window") == ("open_door",)
+
+
+def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = tmp_path / "pack"
+    sources.mkdir()
+    (sources / "templates.py").write_text("OPEN = 'open the {d}'\n")
+    generated: list[int] = []
+
+    def counted() -> tuple[Example, ...]:
+        generated.append(1)
+        return corpus()
+
+    doors = ModelSpec("doors", LABELS, counted, str.lower, sources=(sources,))
+    monkeypatch.setattr(learned, "_LOADED", {})
+    first = learned.load(doors, tmp_path)
+    assert len(generated) == 1
+    monkeypatch.setattr(learned, "_LOADED", {})
+    again = learned.load(doors, tmp_path)
+    assert len(generated) == 1 and again.fingerprint == first.fingerprint
+    assert again.scores("open the gate") == first.scores("open the gate")
+    (sources / "templates.py").write_text("OPEN = 'please open the {d}'\n")
+    monkeypatch.setattr(learned, "_LOADED", {})
+    learned.load(doors, tmp_path)
+    assert len(generated) == 2
+
+
+def test_without_sources_the_corpus_is_generated_by_every_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    generated: list[int] = []
+
+    def counted() -> tuple[Example, ...]:
+        generated.append(1)
+        return corpus()
+
+    for _ in range(2):
+        monkeypatch.setattr(learned, "_LOADED", {})
+        learned.load(ModelSpec("doors", LABELS, counted, str.lower), tmp_path)
+    assert len(generated) == 2 and not list(tmp_path.glob("*.sources.json"))
