@@ -325,8 +325,10 @@ def cache_dir() -> Path:
 
 
 def load(spec: ModelSpec, directory: Path | None = None) -> IntentModel:
-    """The pack's reader: from this process's memory, else the cached artifact,
-    else trained now and cached. An artifact that does not load is retrained."""
+    """The pack's reader: from this process's memory, else the cached artifact
+    (named by the corpus's fingerprint, which the digest of the pack's `sources`
+    recalls without generating the corpus), else trained now and cached. An
+    artifact that does not load is retrained."""
     with _LOCK:
         if (model := _LOADED.get(spec.name)) is not None:
             return model
@@ -370,7 +372,7 @@ def _known_fingerprint(spec: ModelSpec, sources: str | None, directory: Path | N
         return None
     try:
         taken_from, key = json.loads(_sources_file(spec, directory).read_bytes())
-    except (OSError, ValueError):  # never taken, or a damaged file: generate the corpus
+    except (OSError, ValueError, TypeError):  # never taken, or damaged: generate the corpus
         return None
     return str(key) if taken_from == sources else None
 
