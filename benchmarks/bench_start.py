@@ -2,7 +2,9 @@
 process adds to the request it makes.
 
 - `--help` and `run --help` (which imports a turn's code) against a bare
-  interpreter;
+  interpreter, and beside them the libraries every turn needs (LangGraph and
+  what it imports: LangChain core, LangSmith, pydantic; psycopg) imported
+  alone, the part of `run --help` rolegraph cannot make lazy;
 - a whole `rolegraph run TEXT --user-id U --json` process making one read
   request against the same request made in this process, where everything is
   already loaded (the CLI's own call: a new thread, the local operator, no
@@ -40,8 +42,18 @@ from rolegraph_cli.session import local_operator
 
 CLI = [sys.executable, "-m", "rolegraph_cli.main"]
 FLOOR = "python -c pass (the floor)"
+LIBRARIES = (
+    "import gc; gc.disable(); import langgraph.graph, langgraph.types,"
+    " langgraph.checkpoint.postgres.aio, langgraph.store.postgres.aio, psycopg_pool; gc.freeze()"
+)
+"""What no turn can do without, imported as the CLI imports a command (no collection)."""
 STARTS = {
     "rolegraph --help": [*CLI, "--help"],
+    "LangGraph, LangChain core, LangSmith, psycopg imported alone": [
+        sys.executable,
+        "-c",
+        LIBRARIES,
+    ],
     "rolegraph run --help (imports a turn's code)": [*CLI, "run", "--help"],
 }
 RUN = "whole `rolegraph run --json` process, one read request"
