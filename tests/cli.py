@@ -28,6 +28,7 @@ LAZY = (
     "joblib",
     "openai",
     "langchain_openai",
+    "langchain_core.language_models.chat_models",
     "opentelemetry.exporter",
     "uvicorn",
     "starlette",
