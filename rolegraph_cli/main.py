@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from checkpoints.errors import RolegraphError
 from nodes.encoding import check_argv
@@ -36,7 +36,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         prog="rolegraph",
         description="Multi-agent customer operations on LangGraph with enforced roles.",
     )
-    parser.add_argument("--version", action="version", version=f"rolegraph {_version()}")
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # The chosen domain adds its own groups (retail: `data`, `tau2`).
     commands = (*HARNESS_COMMANDS, *pack_commands())
@@ -107,11 +107,22 @@ def _importing() -> Iterator[None]:
         gc.enable()
 
 
-def _version() -> str:
-    try:
-        return version("rolegraph")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown"
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked: importlib.metadata costs every
+    other command line (`--help` above all) a few dozen milliseconds."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("rolegraph")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            found = "unknown"
+        print(f"rolegraph {found}")
+        parser.exit()
 
 
 if __name__ == "__main__":
