@@ -20,11 +20,13 @@ def run_cli(
     )
 
 
-# Loaded only by what needs them: training the intent reader, a model tier, an
-# OTLP exporter, the web inbox's server, the job queue, an MCP server's client.
+# Loaded only by what needs them: training the intent reader (scikit-learn,
+# numpy), a model tier (chat models), an OTLP exporter, the web inbox's server,
+# the job queue, an MCP server's client.
 LAZY = (
     "sklearn",
     "scipy",
+    "numpy",
     "joblib",
     "openai",
     "langchain_openai",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from checkpoints.opening import Pool
 from domains.retail.conditions import CONDITION_SLOT, read_condition
@@ -184,15 +184,13 @@ def understand(text: str, product_names: Iterable[str] = ()) -> Understanding:
 LABELS = tuple(spec.name for spec in INTENTS_SPEC)
 
 
-def keyword_signals(texts: Sequence[str]) -> Any:
+def keyword_signals(texts: Sequence[str]) -> list[list[float]]:
     """The keyword reading of each text, one column per intent: a feature of the
     learned reader, which learns where the keywords are right and where not."""
-    import numpy as np
-
-    rows = np.zeros((len(texts), len(LABELS)))
-    for n, text in enumerate(texts):
+    rows = []
+    for text in texts:
         read = set(classify(text.lower(), has_orders=bool(ORDER_ID.search(text))))
-        rows[n] = [1.0 if label in read else 0.0 for label in LABELS]
+        rows.append([1.0 if label in read else 0.0 for label in LABELS])
     return rows
 
 

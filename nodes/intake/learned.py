@@ -8,9 +8,9 @@ gives the same model in every process; the artifact is cached under the data
 directory, named by a fingerprint of the corpus, the features and the scikit-learn
 versions, and retrained whenever any of them changes.
 
-scikit-learn trains the reader; reading needs numpy alone (`LinearReader`), and
+scikit-learn trains the reader; reading needs plain Python (`LinearReader`), and
 the artifact holds the arrays it reads with, so no process that reads a request
-imports scikit-learn or scipy unless it has to train.
+imports scikit-learn, scipy or numpy unless it has to train.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import re
 import sys
 import tempfile
 import threading
+import zipfile
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -95,14 +97,12 @@ class IntentModel:
             for row in rows
         ]
 
-    def _probabilities(self, texts: list[str]) -> Any:
+    def _probabilities(self, texts: list[str]) -> list[list[float]]:
         """The fitted pipeline's `predict_proba`, one row per text, without scikit-learn."""
-        signals = self._spec.signals(texts) if self._spec.signals else None
-        if signals is not None and hasattr(signals, "toarray"):
+        signals = self._spec.signals(texts) if self._spec.signals else ()
+        if hasattr(signals, "toarray"):
             signals = signals.toarray()  # a sparse matrix of the pack's rules
-        return self._linear.probabilities(
-            [self._spec.prepare(t) for t in texts], () if signals is None else signals
-        )
+        return self._linear.probabilities([self._spec.prepare(t) for t in texts], signals)
 
 
 _WHITE_SPACES = re.compile(r"\s\s+")
@@ -110,23 +110,25 @@ _WHITE_SPACES = re.compile(r"\s\s+")
 
 @dataclass(frozen=True)
 class LinearReader:
-    """A fitted pipeline as the arithmetic it amounts to, in numpy alone.
+    """A fitted pipeline as the arithmetic it amounts to, in plain Python.
 
     The features are TF-IDF weights of character n-grams inside word
     boundaries (scikit-learn's `char_wb`, sublinear tf, l2-normed rows),
     followed by the pack's signals; each intent is a logistic regression over
-    them. Reading a request this way needs neither scikit-learn nor scipy,
-    whose import would cost every `rolegraph run` process about a second; a
-    test checks that the probabilities are the pipeline's.
+    them. Reading a request this way needs neither scikit-learn and scipy,
+    whose import would cost every `rolegraph run` process about a second, nor
+    numpy; every sum is taken in scikit-learn's order, so a test finds the
+    probabilities equal to the pipeline's to the last bit.
     """
 
     vocabulary: dict[str, int]
     """Character n-gram -> its feature column."""
     ngrams: tuple[int, int]
-    idf: Any
-    weights: Any
-    """(n-gram columns + signal columns) x intents."""
-    intercepts: Any
+    idf: array[float]
+    """One per n-gram column."""
+    weights: array[float]
+    """Row-major: for each feature column (n-grams, then signals), one per intent."""
+    intercepts: array[float]
     """One per intent; +-inf for an intent the corpus always or never uses."""
 
     @classmethod
@@ -146,71 +148,93 @@ class LinearReader:
                 intercepts[n] = estimator.intercept_[0]
             else:  # a label the corpus never (or always) uses: a constant 0 (or 1)
                 intercepts[n] = np.inf if estimator.y_[0] else -np.inf
-        return cls(dict(chars.vocabulary_), chars.ngram_range, chars.idf_, weights, intercepts)
+        return cls(
+            {str(gram): int(column) for gram, column in chars.vocabulary_.items()},
+            (int(chars.ngram_range[0]), int(chars.ngram_range[1])),
+            _floats(chars.idf_),
+            _floats(weights),
+            _floats(intercepts),
+        )
 
-    def probabilities(self, prepared: Sequence[str], signals: Any) -> Any:
+    def probabilities(
+        self, prepared: Sequence[str], signals: Sequence[Sequence[float]]
+    ) -> list[list[float]]:
         """Per-intent probabilities of each prepared text, with its row of signals."""
-        import numpy as np
-
+        labels = len(self.intercepts)
         rows = []
         for n, text in enumerate(prepared):
-            columns, values = self._tfidf(text)
+            features = self._tfidf(text)
             if len(signals):
-                extra = np.flatnonzero(signals[n])
-                columns = np.concatenate([columns, len(self.vocabulary) + extra])
-                values = np.concatenate([values, np.asarray(signals[n], dtype=float)[extra]])
+                first = len(self.vocabulary)
+                features += [(first + j, float(v)) for j, v in enumerate(signals[n]) if v]
             # Summed feature by feature in column order, as the sparse product does.
-            decision = (values[:, None] * self.weights[columns]).sum(axis=0) + self.intercepts
-            rows.append([_expit(x) for x in decision.tolist()])
-        return np.array(rows).reshape(len(prepared), len(self.intercepts))
+            decision = [0.0] * labels
+            for column, value in features:
+                start = column * labels
+                for k, weight in enumerate(self.weights[start : start + labels]):
+                    decision[k] += value * weight
+            rows.append([_expit(d + b) for d, b in zip(decision, self.intercepts, strict=True)])
+        return rows
 
-    def _tfidf(self, text: str) -> tuple[Any, Any]:
+    def _tfidf(self, text: str) -> list[tuple[int, float]]:
         """The n-gram columns of `text` and their weights, as `TfidfVectorizer.transform`."""
-        import numpy as np
-
         counts: dict[int, int] = {}
         for gram in char_wb_ngrams(text, *self.ngrams):
             if (column := self.vocabulary.get(gram)) is not None:
                 counts[column] = counts.get(column, 0) + 1
-        columns = np.array(sorted(counts), dtype=np.intp)
-        values = np.array([counts[c] for c in columns.tolist()], dtype=np.float64)
-        values = np.log(values) + 1.0  # sublinear tf
-        values *= self.idf[columns]
+        # Sublinear tf times idf, then the row's l2 norm, summed in column order.
+        columns = sorted(counts)
+        values = [(math.log(counts[c]) + 1.0) * self.idf[c] for c in columns]
         norm = 0.0
-        for value in values.tolist():  # in order, as scikit-learn sums it
+        for value in values:
             norm += value * value
         if norm:
-            values /= math.sqrt(norm)
-        return columns, values
+            root = math.sqrt(norm)
+            values = [v / root for v in values]
+        return list(zip(columns, values, strict=True))
 
     def save(self, path: str) -> None:
-        import numpy as np
-
-        terms = np.array(sorted(self.vocabulary, key=self.vocabulary.__getitem__))
-        with open(path, "wb") as handle:
-            np.savez(
-                handle,
-                terms=terms,
-                ngrams=np.array(self.ngrams),
-                idf=self.idf,
-                weights=self.weights,
-                intercepts=self.intercepts,
-            )
+        terms = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
+        meta = {"ngrams": self.ngrams, "terms": terms}
+        with zipfile.ZipFile(path, "w") as saved:
+            saved.writestr("meta.json", json.dumps(meta, ensure_ascii=False))
+            for name in ("idf", "weights", "intercepts"):
+                saved.writestr(f"{name}.f64", _little_endian(getattr(self, name)))
 
     @classmethod
     def load(cls, path: Path) -> LinearReader:
-        import numpy as np
+        with zipfile.ZipFile(path) as saved:
+            meta = json.loads(saved.read("meta.json"))
+            arrays = {n: _from_little_endian(saved.read(f"{n}.f64")) for n in _ARRAYS}
+        terms = meta["terms"]
+        low, high = meta["ngrams"]
+        return cls(dict(zip(terms, range(len(terms)), strict=True)), (low, high), **arrays)
 
-        with np.load(path, allow_pickle=False) as saved:
-            terms = saved["terms"].tolist()
-            low, high = saved["ngrams"].tolist()
-            return cls(
-                vocabulary=dict(zip(terms, range(len(terms)), strict=True)),
-                ngrams=(low, high),
-                idf=saved["idf"],
-                weights=saved["weights"],
-                intercepts=saved["intercepts"],
-            )
+
+_ARRAYS = ("idf", "weights", "intercepts")
+
+
+def _floats(values: Any) -> array[float]:
+    """A numpy array's float64s, row-major, as a plain `array`."""
+    floats = array("d")
+    floats.frombytes(values.astype("=f8").tobytes(order="C"))
+    return floats
+
+
+def _little_endian(floats: array[float]) -> bytes:
+    if sys.byteorder == "little":
+        return floats.tobytes()
+    swapped = array("d", floats)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _from_little_endian(data: bytes) -> array[float]:
+    floats = array("d")
+    floats.frombytes(data)
+    if sys.byteorder != "little":
+        floats.byteswap()
+    return floats
 
 
 def _expit(x: float) -> float:
@@ -382,7 +406,7 @@ def _sources_file(spec: ModelSpec, directory: Path | None) -> Path:
 
 
 def _artifact(spec: ModelSpec, key: str, directory: Path | None) -> Path:
-    return (directory or cache_dir()) / f"{spec.name}-{key}.npz"
+    return (directory or cache_dir()) / f"{spec.name}-{key}.zip"
 
 
 def _keep(spec: ModelSpec, model: IntentModel, directory: Path | None) -> None:
@@ -407,7 +431,7 @@ def _write(path: Path, model: IntentModel) -> None:
     _replace(path, model._linear.save)
     # Artifacts of an older corpus or scikit-learn version (or format) are never read again.
     for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*"):
-        if stale != path and stale.suffix in (".npz", ".joblib"):
+        if stale != path and stale.suffix in (".zip", ".npz", ".joblib"):
             stale.unlink(missing_ok=True)
 
 

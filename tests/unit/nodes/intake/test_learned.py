@@ -124,7 +124,7 @@ def test_the_artifact_is_cached_by_fingerprint_and_a_damaged_one_is_retrained(
     monkeypatch.setattr(learned, "_LOADED", {})
     first = learned.load(spec(), tmp_path)
     [artifact] = tmp_path.glob("doors-*")
-    assert artifact.name == f"doors-{model.fingerprint}.npz"
+    assert artifact.name == f"doors-{model.fingerprint}.zip"
     monkeypatch.setattr(learned, "_LOADED", {})
     cached = learned.load(spec(), tmp_path)
     assert cached.scores("open the gate") == first.scores("open the gate")
