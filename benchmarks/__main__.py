@@ -12,7 +12,8 @@ database, interleaved, with medians and min/max (see each module):
   turn at a time and then four;
 - bench_tokens: a role agent's prompt tokens over a 20-turn conversation against a
   naive agent's (every doc, the whole history), and the share a prefix cache reuses;
-- bench_start: process start against a bare interpreter.
+- bench_start: process start against a bare interpreter, and a whole `rolegraph run`
+  process against the same request in-process.
 
     .venv/bin/python -m benchmarks [SAMPLES]     # default 30 samples per side
 """
@@ -56,8 +57,9 @@ async def measure(samples: int) -> list[Row]:
         ):
             print(f"measuring: {name} ...", file=sys.stderr, flush=True)
             rows += await step
-    print("measuring: process start ...", file=sys.stderr, flush=True)
-    return rows + bench_start.measure(samples)
+        print("measuring: process start ...", file=sys.stderr, flush=True)
+        rows += await bench_start.measure(db, samples)
+    return rows
 
 
 def main(samples: int) -> None:

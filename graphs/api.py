@@ -28,6 +28,7 @@ from graphs.modes import (
     sibling,
     thread_mode,
 )
+from nodes.checked_customer import customer_checked
 from nodes.context import SupportContext
 from nodes.contracts import ApprovalRequest, HumanDecision
 from nodes.hitl import requests_in
@@ -126,11 +127,15 @@ async def run_request(
     # A thread id minted here has no history to check: one checkpoint read fewer.
     continuing = thread_id is not None
     thread_id = thread_id or new_thread_id()
-    async with thread_lock(ctx.pool, thread_id):
-        if continuing and (current := await _report_if_any(graph, thread_id)) is not None:
-            _check_new_turn(current, user_id, actor)
-        payload = {"text": text, "user_id": user_id}
-        return await _advance(graph, ctx, payload, thread_id, actor, on_step, new=not continuing)
+    # Intake need not read the customer's row again.
+    with customer_checked(user_id):
+        async with thread_lock(ctx.pool, thread_id):
+            if continuing and (current := await _report_if_any(graph, thread_id)) is not None:
+                _check_new_turn(current, user_id, actor)
+            payload = {"text": text, "user_id": user_id}
+            return await _advance(
+                graph, ctx, payload, thread_id, actor, on_step, new=not continuing
+            )
 
 
 async def continue_thread(

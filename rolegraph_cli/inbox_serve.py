@@ -5,11 +5,7 @@ from __future__ import annotations
 import os
 import socket
 
-import uvicorn
-
 from checkpoints.errors import InvalidArgument
-from graphs.inbox_web.app import create_app
-from graphs.inbox_web.views import InboxBackend
 from rolegraph_cli.session import open_session
 
 DEFAULT_HOST = "127.0.0.1"
@@ -21,6 +17,13 @@ session cookie Secure, for an inbox behind a TLS proxy."""
 
 async def serve_inbox(host: str, port: int) -> int:
     """Serve the inbox until Ctrl-C or SIGTERM; the database stays open meanwhile."""
+    # Imported here: `run`, `resume` and `chat` share this module's command group
+    # and need no web server.
+    import uvicorn
+
+    from graphs.inbox_web.app import create_app
+    from graphs.inbox_web.views import InboxBackend
+
     listening = _listen(host, port)
     async with open_session(quiet=True) as s:
         secure = os.environ.get(INBOX_URL_ENV, "").startswith("https://")

@@ -8,11 +8,13 @@ stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
-from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from checkpoints.errors import RolegraphError
 from nodes.encoding import check_argv
@@ -34,7 +36,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         prog="rolegraph",
         description="Multi-agent customer operations on LangGraph with enforced roles.",
     )
-    parser.add_argument("--version", action="version", version=f"rolegraph {_version()}")
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # The chosen domain adds its own groups (retail: `data`, `tau2`).
     commands = (*HARNESS_COMMANDS, *pack_commands())
@@ -65,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         check_argv(argv)
-        parser = build_parser(argv)
+        with _importing():
+            parser = build_parser(argv)
     except RolegraphError as exc:
         print(f"rolegraph: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -86,11 +89,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _version() -> str:
+@contextmanager
+def _importing() -> Iterator[None]:
+    """No garbage collection while a command's modules are imported; what they
+    built is frozen afterwards.
+
+    The import makes a few hundred thousand long-lived objects (modules,
+    classes, schemas) and next to no garbage: collecting meanwhile cost a
+    quarter of a `rolegraph run` process's CPU, and every later full
+    collection would walk them all again.
+    """
+    gc.disable()
     try:
-        return version("rolegraph")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown"
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked: importlib.metadata costs every
+    other command line (`--help` above all) a few dozen milliseconds."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("rolegraph")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            found = "unknown"
+        print(f"rolegraph {found}")
+        parser.exit()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from skills import yaml_files
 from skills.contract import SkillMetadata
 from skills.errors import RoleConfigError
 from skills.resources import Operation, ResourceVocabulary, parse_operation
@@ -144,7 +145,7 @@ def _parse_row_operation(path: Path, text: str, vocabulary: ResourceVocabulary) 
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml_files.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RoleConfigError(f"{path}: permission matrix not found; write it") from None
     except yaml.YAMLError as exc:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from skills import yaml_files
 from skills.contract import RiskLevel, SkillExecutor, SkillMetadata
 from skills.errors import SkillLoadError, SkillVersionConflict, UnknownSkill
 from skills.mcp.config import SERVERS_FILE
@@ -210,7 +211,7 @@ def _load_metadata(package_dir: Path) -> SkillMetadata:
     if not path.is_file():
         raise _load_error(package_dir, "metadata.yaml is missing")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml_files.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise _load_error(package_dir, f"metadata.yaml is not valid YAML ({exc})") from exc
     if not isinstance(raw, dict):

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import NamedTuple
 
 from checkpoints.opening import Pool
 from domains.retail.conditions import CONDITION_SLOT, read_condition
@@ -40,6 +41,7 @@ from domains.retail.vocabulary import (
     REFUND_QUESTION,
     WEAK_ORDER_STATUS,
 )
+from nodes import language
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, Reading, SlotSpec
 from nodes.intake import learned, learned_reading, rules
@@ -185,21 +187,27 @@ def understand(text: str, product_names: Iterable[str] = ()) -> Understanding:
 LABELS = tuple(spec.name for spec in INTENTS_SPEC)
 
 
-def keyword_signals(texts: Sequence[str]) -> Any:
+def keyword_signals(texts: Sequence[str]) -> list[list[float]]:
     """The keyword reading of each text, one column per intent: a feature of the
     learned reader, which learns where the keywords are right and where not."""
-    from scipy.sparse import csr_matrix
-
     rows = []
     for text in texts:
         lowered = spaced(text.lower())
         read = set(classify(lowered, has_orders=bool(ORDER_ID.search(text))))
         rows.append([1.0 if label in read else 0.0 for label in LABELS])
-    return csr_matrix(rows)
+    return rows
 
 
+# The corpus is generated from the pack's own files and the harness's (nodes.language).
+CORPUS_SOURCES = (Path(__file__).parent, Path(language.__file__).parent)
 MODEL = ModelSpec(
-    "retail-intents", LABELS, training_corpus, prepare, keyword_signals, version="2-spaced"
+    "retail-intents",
+    LABELS,
+    training_corpus,
+    prepare,
+    keyword_signals,
+    version="2-spaced",
+    sources=CORPUS_SOURCES,
 )
 VOCABULARY = Vocabulary(
     writes=frozenset(s.name for s in INTENTS_SPEC if s.writes),

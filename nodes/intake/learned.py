@@ -8,19 +8,26 @@ gives the same model in every process; the artifact is cached under the data
 directory, named by a fingerprint of the corpus, the features and the scikit-learn
 versions, and retrained whenever any of them changes.
 
-scikit-learn is imported on first use only: a process that never reads a
-request (`rolegraph --help`) does not pay for it.
+scikit-learn trains the reader; reading needs plain Python (`LinearReader`), and
+the artifact holds the arrays it reads with, so no process that reads a request
+imports scikit-learn, scipy or numpy unless it has to train.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
+import sys
 import tempfile
 import threading
+import zipfile
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -58,16 +65,25 @@ class ModelSpec:
     version: str = "1"
     """The pack's version of `prepare` and `signals`: bumped when either changes, so
     an artifact trained on the old features is retrained."""
+    sources: tuple[Path, ...] = ()
+    """Folders whose files alone make the corpus (its generator is deterministic),
+    if the pack says so: then a process finds the cached reader from a digest of
+    them instead of generating the corpus to fingerprint it (a quarter second of
+    every start), and generates it again only when a file changed."""
 
 
 class IntentModel:
     """A trained reader: per-intent probabilities for a text."""
 
-    def __init__(self, pipeline: Pipeline, spec: ModelSpec, fingerprint: str) -> None:
-        self._pipeline = pipeline
+    def __init__(self, linear: LinearReader, spec: ModelSpec, fingerprint: str) -> None:
+        self._linear = linear
         self._spec = spec
         self.fingerprint = fingerprint
-        self._linear = _linear_parts(pipeline)
+
+    @classmethod
+    def of(cls, pipeline: Pipeline, spec: ModelSpec, fingerprint: str) -> IntentModel:
+        """The reader a fitted pipeline (`fit`) amounts to."""
+        return cls(LinearReader.of(pipeline), spec, fingerprint)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -84,73 +100,204 @@ class IntentModel:
             for row in rows
         ]
 
-    def _probabilities(self, texts: list[str]) -> Any:
-        """`predict_proba`, computed as the one matrix product it amounts to.
-
-        scikit-learn validates its input once per intent's estimator, which
-        costs a request ten times what the arithmetic does; a test checks the
-        two agree.
-        """
-        if self._linear is None:
-            return self._pipeline.predict_proba(texts)
-        from scipy.sparse import hstack
-        from scipy.special import expit
-
-        parts, weights, intercepts = self._linear
-        features = hstack([part.transform(texts) for part in parts], format="csr")
-        return expit(features @ weights + intercepts)
+    def _probabilities(self, texts: list[str]) -> list[list[float]]:
+        """The fitted pipeline's `predict_proba`, one row per text, without scikit-learn."""
+        signals = self._spec.signals(texts) if self._spec.signals else ()
+        if hasattr(signals, "toarray"):
+            signals = signals.toarray()  # a sparse matrix of the pack's rules
+        return self._linear.probabilities([self._spec.prepare(t) for t in texts], signals)
 
 
-def _linear_parts(pipeline: Pipeline) -> tuple[list[Any], Any, Any] | None:
-    """The feature transformers (their outputs side by side are the features),
-    the stacked per-intent weights (features x intents) and intercepts; None when
-    an intent's estimator is not linear (a label the corpus never or always uses
-    gets a constant predictor) or the features are weighted."""
-    import numpy as np
-    from sklearn.pipeline import FeatureUnion
+_WHITE_SPACES = re.compile(r"\s\s+")
 
-    features = pipeline.named_steps["features"]
-    union = isinstance(features, FeatureUnion)
-    estimators = pipeline.named_steps["intents"].estimators_
-    if (union and features.transformer_weights) or not all(
-        hasattr(e, "coef_") and e.coef_.shape[0] == 1 for e in estimators
-    ):
-        return None
-    weights = np.vstack([e.coef_[0] for e in estimators]).T
-    intercepts = np.array([e.intercept_[0] for e in estimators])
-    parts = [part for _, part in features.transformer_list] if union else [features]
-    return parts, weights, intercepts
+
+@dataclass(frozen=True)
+class LinearReader:
+    """A fitted pipeline as the arithmetic it amounts to, in plain Python.
+
+    The features are TF-IDF weights of character n-grams inside word
+    boundaries (scikit-learn's `char_wb`, sublinear tf, l2-normed rows),
+    followed by the pack's signals; each intent is a logistic regression over
+    them. Reading a request this way needs neither scikit-learn and scipy,
+    whose import would cost every `rolegraph run` process about a second, nor
+    numpy; every sum is taken in scikit-learn's order, so a test finds the
+    probabilities equal to the pipeline's to the last bit.
+    """
+
+    vocabulary: dict[str, int]
+    """Character n-gram -> its feature column."""
+    ngrams: tuple[int, int]
+    idf: array[float]
+    """One per n-gram column."""
+    weights: array[float]
+    """Row-major: for each feature column (n-grams, then signals), one per intent."""
+    intercepts: array[float]
+    """One per intent; +-inf for an intent the corpus always or never uses."""
+
+    @classmethod
+    def of(cls, pipeline: Pipeline) -> LinearReader:
+        import numpy as np
+        from sklearn.pipeline import FeatureUnion
+
+        features = pipeline.named_steps["features"]
+        chars = features.transformer_list[0][1] if isinstance(features, FeatureUnion) else features
+        estimators = pipeline.named_steps["intents"].estimators_
+        width = next(e.coef_.shape[1] for e in estimators if hasattr(e, "coef_"))
+        weights = np.zeros((width, len(estimators)))
+        intercepts = np.zeros(len(estimators))
+        for n, estimator in enumerate(estimators):
+            if hasattr(estimator, "coef_"):
+                weights[:, n] = estimator.coef_[0]
+                intercepts[n] = estimator.intercept_[0]
+            else:  # a label the corpus never (or always) uses: a constant 0 (or 1)
+                intercepts[n] = np.inf if estimator.y_[0] else -np.inf
+        return cls(
+            {str(gram): int(column) for gram, column in chars.vocabulary_.items()},
+            (int(chars.ngram_range[0]), int(chars.ngram_range[1])),
+            _floats(chars.idf_),
+            _floats(weights),
+            _floats(intercepts),
+        )
+
+    def probabilities(
+        self, prepared: Sequence[str], signals: Sequence[Sequence[float]]
+    ) -> list[list[float]]:
+        """Per-intent probabilities of each prepared text, with its row of signals."""
+        labels = len(self.intercepts)
+        rows = []
+        for n, text in enumerate(prepared):
+            features = self._tfidf(text)
+            if len(signals):
+                first = len(self.vocabulary)
+                features += [(first + j, float(v)) for j, v in enumerate(signals[n]) if v]
+            # Summed feature by feature in column order, as the sparse product does.
+            decision = [0.0] * labels
+            for column, value in features:
+                start = column * labels
+                for k, weight in enumerate(self.weights[start : start + labels]):
+                    decision[k] += value * weight
+            rows.append([_expit(d + b) for d, b in zip(decision, self.intercepts, strict=True)])
+        return rows
+
+    def _tfidf(self, text: str) -> list[tuple[int, float]]:
+        """The n-gram columns of `text` and their weights, as `TfidfVectorizer.transform`."""
+        counts: dict[int, int] = {}
+        for gram in char_wb_ngrams(text, *self.ngrams):
+            if (column := self.vocabulary.get(gram)) is not None:
+                counts[column] = counts.get(column, 0) + 1
+        # Sublinear tf times idf, then the row's l2 norm, summed in column order.
+        columns = sorted(counts)
+        values = [(math.log(counts[c]) + 1.0) * self.idf[c] for c in columns]
+        norm = 0.0
+        for value in values:
+            norm += value * value
+        if norm:
+            root = math.sqrt(norm)
+            values = [v / root for v in values]
+        return list(zip(columns, values, strict=True))
+
+    def save(self, path: str) -> None:
+        terms = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
+        meta = {"ngrams": self.ngrams, "terms": terms}
+        with zipfile.ZipFile(path, "w") as saved:
+            saved.writestr("meta.json", json.dumps(meta, ensure_ascii=False))
+            for name in ("idf", "weights", "intercepts"):
+                saved.writestr(f"{name}.f64", _little_endian(getattr(self, name)))
+
+    @classmethod
+    def load(cls, path: Path) -> LinearReader:
+        with zipfile.ZipFile(path) as saved:
+            meta = json.loads(saved.read("meta.json"))
+            arrays = {n: _from_little_endian(saved.read(f"{n}.f64")) for n in _ARRAYS}
+        terms = meta["terms"]
+        low, high = meta["ngrams"]
+        return cls(dict(zip(terms, range(len(terms)), strict=True)), (low, high), **arrays)
+
+
+_ARRAYS = ("idf", "weights", "intercepts")
+
+
+def _floats(values: Any) -> array[float]:
+    """A numpy array's float64s, row-major, as a plain `array`."""
+    floats = array("d")
+    floats.frombytes(values.astype("=f8").tobytes(order="C"))
+    return floats
+
+
+def _little_endian(floats: array[float]) -> bytes:
+    if sys.byteorder == "little":
+        return floats.tobytes()
+    swapped = array("d", floats)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _from_little_endian(data: bytes) -> array[float]:
+    floats = array("d")
+    floats.frombytes(data)
+    if sys.byteorder != "little":
+        floats.byteswap()
+    return floats
+
+
+def _expit(x: float) -> float:
+    """The logistic function as scipy's `expit` computes it (numpy's exp may round differently)."""
+    try:
+        return 1.0 / (1.0 + math.exp(-x))
+    except OverflowError:  # exp(-x) beyond a float: the probability is 0
+        return 0.0
+
+
+def char_wb_ngrams(text: str, low: int, high: int) -> list[str]:
+    """scikit-learn's `char_wb` analyzer: the n-grams of each word padded with spaces."""
+    grams: list[str] = []
+    for word in _WHITE_SPACES.sub(" ", text).split():
+        padded = f" {word} "
+        for n in range(low, high + 1):
+            offset = 0
+            grams.append(padded[offset : offset + n])
+            while offset + n < len(padded):
+                offset += 1
+                grams.append(padded[offset : offset + n])
+            if offset == 0:  # a short word counts once
+                break
+    return grams
 
 
 def fingerprint(spec: ModelSpec, examples: Sequence[LabelledText]) -> str:
     """What the artifact depends on: corpus, labels, features (the harness's and the
     pack's), and the scikit-learn and scipy versions."""
-    import scipy
-    import sklearn
-
-    digest = hashlib.sha256()
-    header = [
-        spec.name,
-        list(spec.labels),
-        FEATURES_VERSION,
-        spec.version,
-        sklearn.__version__,
-        scipy.__version__,
-    ]
-    digest.update(json.dumps(header).encode())
+    digest = hashlib.sha256(json.dumps(_fingerprint_header(spec)).encode())
     for example in examples:
         digest.update(json.dumps([example.text, sorted(example.intents)]).encode())
     return digest.hexdigest()[:16]
 
 
+def _fingerprint_header(spec: ModelSpec) -> list[Any]:
+    # The versions are read from the installed metadata: importing them would cost a second.
+    return [
+        spec.name,
+        list(spec.labels),
+        FEATURES_VERSION,
+        spec.version,
+        version("scikit-learn"),
+        version("scipy"),
+    ]
+
+
 def train(spec: ModelSpec, examples: Sequence[LabelledText] | None = None) -> IntentModel:
     """Train the reader on the pack's corpus (or `examples`); deterministic."""
+    examples = list(spec.corpus() if examples is None else examples)
+    return IntentModel.of(fit(spec, examples), spec, fingerprint(spec, examples))
+
+
+def fit(spec: ModelSpec, examples: Sequence[LabelledText]) -> Pipeline:
+    """The scikit-learn pipeline `train` reads with, fitted on `examples`."""
     from sklearn.linear_model import SGDClassifier
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MultiLabelBinarizer
 
-    examples = list(spec.corpus() if examples is None else examples)
     unknown = {i for e in examples for i in e.intents} - set(spec.labels)
     if unknown:
         raise ValueError(
@@ -167,7 +314,7 @@ def train(spec: ModelSpec, examples: Sequence[LabelledText] | None = None) -> In
         [("features", _features(spec)), ("intents", OneVsRestClassifier(estimator))]
     )
     pipeline.fit([e.text for e in examples], targets)
-    return IntentModel(pipeline, spec, fingerprint(spec, examples))
+    return pipeline
 
 
 def _features(spec: ModelSpec) -> Any:
@@ -184,7 +331,15 @@ def _features(spec: ModelSpec) -> Any:
     )
     if spec.signals is None:
         return chars
-    return FeatureUnion([("chars", chars), ("signals", FunctionTransformer(spec.signals))])
+    signals = FunctionTransformer(_sparse, kw_args={"signals": spec.signals})
+    return FeatureUnion([("chars", chars), ("signals", signals)])
+
+
+def _sparse(texts: Sequence[str], signals: Callable[[Sequence[str]], Any]) -> Any:
+    """The signals as a sparse matrix: SGD fits sparse and dense features differently."""
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix(signals(texts))
 
 
 _LOADED: dict[str, IntentModel] = {}
@@ -199,15 +354,25 @@ def cache_dir() -> Path:
 
 
 def load(spec: ModelSpec, directory: Path | None = None) -> IntentModel:
-    """The pack's reader: from this process's memory, else the cached artifact,
-    else trained now and cached. An artifact that does not load is retrained."""
+    """The pack's reader: from this process's memory, else the cached artifact
+    (named by the corpus's fingerprint, which the digest of the pack's `sources`
+    recalls without generating the corpus), else trained now and cached. An
+    artifact that does not load is retrained."""
     with _LOCK:
         if (model := _LOADED.get(spec.name)) is not None:
+            return model
+        sources = _sources_digest(spec) if spec.sources else None
+        known = _known_fingerprint(spec, sources, directory)
+        if known and (model := _read(_artifact(spec, known, directory), spec, known)):
+            _LOADED[spec.name] = model
             return model
         examples = spec.corpus()
         key = fingerprint(spec, examples)
         model = _read(_artifact(spec, key, directory), spec, key) or train(spec, examples)
         _keep(spec, model, directory)
+        if sources:
+            taken = json.dumps([sources, key])
+            write_whole(_sources_file(spec, directory), lambda tmp: Path(tmp).write_text(taken))
         return model
 
 
@@ -217,8 +382,36 @@ def remember(spec: ModelSpec, model: IntentModel, directory: Path | None = None)
         _keep(spec, model, directory)
 
 
+def _sources_digest(spec: ModelSpec) -> str:
+    """A digest of every file under the pack's `sources`, and of what else the
+    fingerprint names besides the corpus."""
+    header = [*_fingerprint_header(spec), list(sys.version_info[:2])]
+    digest = hashlib.sha256(json.dumps(header).encode())
+    for root in spec.sources:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            if "__pycache__" not in path.parts:
+                digest.update(f"\0{path.relative_to(root)}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _known_fingerprint(spec: ModelSpec, sources: str | None, directory: Path | None) -> str | None:
+    """The corpus fingerprint last taken from these very sources, if any."""
+    if sources is None:
+        return None
+    try:
+        taken_from, key = json.loads(_sources_file(spec, directory).read_bytes())
+    except (OSError, ValueError, TypeError):  # never taken, or damaged: generate the corpus
+        return None
+    return str(key) if taken_from == sources else None
+
+
+def _sources_file(spec: ModelSpec, directory: Path | None) -> Path:
+    return (directory or cache_dir()) / f"{spec.name}.sources.json"
+
+
 def _artifact(spec: ModelSpec, key: str, directory: Path | None) -> Path:
-    return (directory or cache_dir()) / f"{spec.name}-{key}.joblib"
+    return (directory or cache_dir()) / f"{spec.name}-{key}.zip"
 
 
 def _keep(spec: ModelSpec, model: IntentModel, directory: Path | None) -> None:
@@ -230,31 +423,31 @@ def _keep(spec: ModelSpec, model: IntentModel, directory: Path | None) -> None:
 
 
 def _read(path: Path, spec: ModelSpec, key: str) -> IntentModel | None:
-    import joblib
-
     if not path.exists():
         return None
     try:
-        pipeline: Any = joblib.load(path)
+        linear = LinearReader.load(path)
     except Exception:  # noqa: BLE001 - a damaged or foreign cache file is retrained, never trusted
         return None
-    return IntentModel(pipeline, spec, key)
+    return IntentModel(linear, spec, key)
 
 
 def _write(path: Path, model: IntentModel) -> None:
-    import joblib
+    write_whole(path, model._linear.save)
+    # Artifacts of an older corpus or scikit-learn version (or format) are never read again.
+    for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*"):
+        if stale != path and stale.suffix in (".zip", ".npz", ".joblib"):
+            stale.unlink(missing_ok=True)
 
+
+def write_whole(path: Path, write: Callable[[str], object]) -> None:
+    """`write` the file whole under another name, then rename it to `path`: a
+    concurrent reader sees the old state or the new one, never half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Written whole under another name, then renamed: a concurrent reader sees
-    # the old state or the new one, never half a file.
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     os.close(fd)
     try:
-        joblib.dump(model._pipeline, tmp)
+        write(tmp)
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
-    # Artifacts of an older corpus or scikit-learn version are never read again.
-    for stale in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.joblib"):
-        if stale != path:
-            stale.unlink(missing_ok=True)

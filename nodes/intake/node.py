@@ -8,6 +8,7 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from checkpoints.errors import ConfigurationError
+from nodes.checked_customer import customer_exists
 from nodes.context import SupportContext
 from nodes.contracts import Understanding
 from nodes.conversation.questions import INTENT
@@ -122,7 +123,7 @@ async def _refusal(
     # The API checks this too; the graph checks again for callers that reach
     # it directly (LangGraph Studio, the SDK).
     domain = ctx.domain
-    if not await domain.records.customer_exists(ctx.pool, user_id):
+    if not await customer_exists(domain, ctx.pool, user_id):
         return refusal_text(domain, "no_customer", u.lang)
     refused = next((s.refusal for i in u.intents if (s := _spec(domain, i)).refusal), None)
     if refused:

@@ -17,14 +17,20 @@ names, ids) are extracted from what the customer wrote, and identifiers are
 never touched (a word beside a digit, `#`, `@`, `_` or an apostrophe is left
 as written, so "hasn't" stays "hasn't").
 
-pyspellchecker is imported and its dictionary loaded on first use only.
+pyspellchecker is imported on first use only, and its dictionary read once per
+data directory: its `ENGLISH_WORDS` most frequent words are kept beside the
+trained readers (`nodes.intake.learned.cache_dir`), which a process reads in a
+hundredth of a second instead of the whole dictionary's sixth of one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import threading
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,6 +46,9 @@ CHAT_WORDS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 _WORD = re.compile(r"(?<![A-Za-z0-9#@_'’-])[a-z]{4,}(?![A-Za-z0-9#@_'’-])")
+ENGLISH_WORDS = 40_000
+"""Words kept of the English dictionary: enough that a real word is never "corrected"
+to another ("chance" is no "change"), few enough to read at every start."""
 _SCRIPTS = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9#])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
 _LOCK = threading.Lock()
 _CHECKERS: dict[frozenset[str], SpellChecker] = {}
@@ -78,7 +87,33 @@ def _checker(known: frozenset[str]) -> SpellChecker:
         if (checker := _CHECKERS.get(known)) is None:
             from spellchecker import SpellChecker
 
-            checker = SpellChecker(distance=1)
+            checker = SpellChecker(language=None, distance=1)
+            checker.word_frequency.load_json(english_words())
             checker.word_frequency.load_words(known)
             _CHECKERS[known] = checker
         return checker
+
+
+def english_words(directory: Path | None = None) -> dict[str, int]:
+    """The `ENGLISH_WORDS` most frequent English words and their frequencies: from the
+    cache, else from pyspellchecker's dictionary (then cached). A damaged cache file
+    is rebuilt, never trusted."""
+    from importlib.metadata import version
+
+    from nodes.intake.learned import cache_dir, write_whole
+
+    path = (
+        directory or cache_dir()
+    ) / f"spelling-en-{version('pyspellchecker')}-{ENGLISH_WORDS}.json"
+    with contextlib.suppress(OSError, ValueError):
+        words = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(words, dict) and len(words) == ENGLISH_WORDS:
+            return words
+    from spellchecker import SpellChecker
+
+    ranked = sorted(
+        SpellChecker().word_frequency.dictionary.items(), key=lambda kv: (-kv[1], kv[0])
+    )
+    words = dict(ranked[:ENGLISH_WORDS])
+    write_whole(path, lambda tmp: Path(tmp).write_text(json.dumps(words), encoding="utf-8"))
+    return words

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
@@ -27,6 +26,10 @@ from nodes.models.budget import Allowance, Budgets
 from nodes.models.estimate import estimate_input_tokens
 from nodes.models.tiers import model_name
 from nodes.models.usage import Usage, record_usage, usage_of
+
+if TYPE_CHECKING:
+    # Only annotations: a process with no model configured never imports the chat model classes.
+    from langchain_core.language_models import BaseChatModel
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
@@ -32,6 +31,10 @@ from nodes.models.budget import BudgetScope
 from nodes.models.invoke import invoke
 from nodes.models.node_tiers import NodeTier
 from nodes.models.tiers import ModelSize, ModelTiers
+
+if TYPE_CHECKING:
+    # Only annotations: a process with no model configured never imports the chat model classes.
+    from langchain_core.language_models import BaseChatModel
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -143,7 +146,7 @@ async def _ask(tiers: ModelTiers, pool: Pool, tier: ModelSize, spend: Spend) -> 
 
 async def _invoke(tiers: ModelTiers, spend: Spend, deadline: float) -> BaseMessage:
     return await invoke(
-        cast(BaseChatModel, spend.via) if spend.via is not None else spend.model,
+        cast("BaseChatModel", spend.via) if spend.via is not None else spend.model,
         spend.messages,
         per_call_s=tiers.timeout_s,
         deadline=deadline,

@@ -13,13 +13,16 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
 from nodes.errors import ModelCallTimeout, ModelDeadlineExceeded
+
+if TYPE_CHECKING:
+    # Only annotations: a process with no model configured never imports the chat model classes.
+    from langchain_core.language_models import BaseChatModel
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING, Literal
 
 from checkpoints.settings import env_number
 from nodes.errors import ModelConfigError
@@ -19,6 +17,10 @@ from nodes.models.budget import Budgets
 from nodes.models.deadline import RequestClock
 from nodes.models.node_tiers import NodeTier, NodeTiers
 from nodes.models.prompts import Prompts, load_prompts
+
+if TYPE_CHECKING:
+    # Only annotations: a process with no model configured never imports the chat model classes.
+    from langchain_core.language_models import BaseChatModel
 
 ModelSize = Literal["small", "large"]
 """A model tier's size; with the rules tier it makes a `nodes.contracts.Tier`."""

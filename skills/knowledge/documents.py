@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from skills import yaml_files
 from skills.errors import KnowledgeConfigError
 from skills.knowledge.tokenize import TOKENIZER_VERSION
 
@@ -117,7 +118,7 @@ def _load_document(path: Path, partition: str, indexed: tuple[str, ...]) -> Know
 
 def _yaml_mapping(path: Path, text: str) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(text)
+        data = yaml_files.safe_load(text)
     except yaml.YAMLError:
         raise KnowledgeConfigError(f"{path}: malformed YAML; fix the syntax") from None
     if not isinstance(data, dict):

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from skills import yaml_files
 from skills.errors import SkillLoadError
 
 SERVERS_FILE = "mcp_servers.yaml"
@@ -80,7 +81,7 @@ def load_servers(
     if not path.is_file():
         return {}
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml_files.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise _error(f"is not valid YAML ({exc})") from exc
     expanded = _expand(raw, environ, where="")

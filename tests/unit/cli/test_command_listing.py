@@ -3,34 +3,24 @@
 from __future__ import annotations
 
 import importlib
-import json
-import subprocess
-import sys
 
 import pytest
 
 from nodes.packs import pack_commands
 from rolegraph_cli.commands import HARNESS_COMMANDS
 from rolegraph_cli.main import build_parser
+from tests.cli import LAZY, loaded, modules_after
 
 # What a command's module pulls in; listing commands must need none of it.
-HEAVY = ("langgraph", "langchain_core", "psycopg", "pydantic", "sklearn", "domains.retail.pack")
+HEAVY = (
+    *("langgraph", "langchain_core", "langsmith", "psycopg", "pydantic", "numpy", "yaml"),
+    *("opentelemetry", "domains.retail.pack", *LAZY),
+)
 
 
 def _modules_after(argv: list[str], env: dict[str, str] | None = None) -> set[str]:
     """The modules a fresh interpreter holds after `main(argv)`, which must exit 0."""
-    script = (
-        "import json, sys\n"
-        "from rolegraph_cli.main import main\n"
-        "try:\n    main(json.loads(sys.argv[1]))\n"
-        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, json.dumps(argv)],
-        capture_output=True, text=True, check=True, env=env,
-    )  # fmt: skip
-    return set(json.loads(done.stdout.splitlines()[-1]))
+    return modules_after(argv, env)[0]
 
 
 def _heavy(modules: set[str]) -> list[str]:
@@ -46,6 +36,12 @@ def test_a_chosen_command_imports_its_module_and_only_its_own() -> None:
     modules = _modules_after(["db", "--help"])
     assert "rolegraph_cli.db_cmd" in modules
     assert "rolegraph_cli.support_cmd" not in modules
+
+
+def test_a_turn_s_code_loads_nothing_only_some_turns_or_commands_need() -> None:
+    modules = _modules_after(["run", "--help"])
+    assert "graphs.api" in modules
+    assert loaded(modules, LAZY) == []
 
 
 def test_a_turn_s_code_loads_no_mcp_sdk_when_no_catalog_uses_it() -> None:

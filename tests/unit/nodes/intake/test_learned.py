@@ -132,8 +132,8 @@ def test_the_artifact_is_cached_by_fingerprint_and_a_damaged_one_is_retrained(
 ) -> None:
     monkeypatch.setattr(learned, "_LOADED", {})
     first = learned.load(spec(), tmp_path)
-    [artifact] = tmp_path.glob("doors-*.joblib")
-    assert artifact.name == f"doors-{model.fingerprint}.joblib"
+    [artifact] = tmp_path.glob("doors-*")
+    assert artifact.name == f"doors-{model.fingerprint}.zip"
     monkeypatch.setattr(learned, "_LOADED", {})
     cached = learned.load(spec(), tmp_path)
     assert cached.scores("open the gate") == first.scores("open the gate")
@@ -159,18 +159,38 @@ def _signals(texts: Sequence[str]) -> Any:
     return csr_matrix([[1.0 if "open" in t else 0.0] for t in texts])
 
 
-def test_the_fast_probabilities_are_scikit_learns(model: learned.IntentModel) -> None:
-    with_signals = learned.train(ModelSpec("doors", LABELS, corpus, str.lower, signals=_signals))
-    for trained in (model, with_signals):
-        assert trained._linear is not None
-        expected = trained._pipeline.predict_proba(PROBES)
+def test_the_probabilities_are_scikit_learns_to_the_last_bit() -> None:
+    for signals in (None, _signals):
+        examples = corpus()
+        doors = ModelSpec("doors", LABELS, corpus, str.lower, signals=signals)
+        pipeline = learned.fit(doors, examples)
+        trained = learned.IntentModel.of(pipeline, doors, learned.fingerprint(doors, examples))
+        expected = pipeline.predict_proba(PROBES)
         assert np.array_equal(trained._probabilities(PROBES), expected)
 
 
-def test_a_label_the_corpus_never_uses_falls_back_to_scikit_learn() -> None:
+def test_the_cached_reader_reads_as_the_trained_one(
+    tmp_path: Path, model: learned.IntentModel
+) -> None:
+    learned._write(tmp_path / "doors.npz", model)
+    cached = learned._read(tmp_path / "doors.npz", spec(), model.fingerprint)
+    assert cached is not None
+    assert np.array_equal(cached._probabilities(PROBES), model._probabilities(PROBES))
+
+
+def test_char_wb_ngrams_are_scikit_learns() -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    analyzer = TfidfVectorizer(
+        analyzer="char_wb", ngram_range=(1, 4), preprocessor=str
+    ).build_analyzer()
+    for text in [*PROBES, "  a  bb\tccc \n dddd eeeee ", "打开 车库门", "x"]:
+        assert learned.char_wb_ngrams(text, 1, 4) == analyzer(text)
+
+
+def test_a_label_the_corpus_never_uses_reads_as_never_there() -> None:
     with pytest.warns(UserWarning, match=r"Label not \d+ is present in all training examples"):
         trained = learned.train(ModelSpec("doors", (*LABELS, "never"), corpus, str.lower))
-    assert trained._linear is None
     assert trained.scores("open the door")["never"] == 0.0
 
 
@@ -271,3 +291,44 @@ def test_a_request_sure_of_itself_is_read_alone_the_condition_aside() -> None:
     assert learned_reading._with_conditions([request], [alone, gated, whole], 1) == [alone]
     unclear = {"open_door": 0.6, "weather": 0.01}
     assert learned_reading._with_conditions([request], [unclear, gated, whole], 1) == [gated]
+
+
+def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = tmp_path / "pack"
+    sources.mkdir()
+    (sources / "templates.py").write_text("OPEN = 'open the {d}'\n")
+    generated: list[int] = []
+
+    def counted() -> tuple[Example, ...]:
+        generated.append(1)
+        return corpus()
+
+    doors = ModelSpec("doors", LABELS, counted, str.lower, sources=(sources,))
+    monkeypatch.setattr(learned, "_LOADED", {})
+    first = learned.load(doors, tmp_path)
+    assert len(generated) == 1
+    monkeypatch.setattr(learned, "_LOADED", {})
+    again = learned.load(doors, tmp_path)
+    assert len(generated) == 1 and again.fingerprint == first.fingerprint
+    assert again.scores("open the gate") == first.scores("open the gate")
+    (sources / "templates.py").write_text("OPEN = 'please open the {d}'\n")
+    monkeypatch.setattr(learned, "_LOADED", {})
+    learned.load(doors, tmp_path)
+    assert len(generated) == 2
+
+
+def test_without_sources_the_corpus_is_generated_by_every_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    generated: list[int] = []
+
+    def counted() -> tuple[Example, ...]:
+        generated.append(1)
+        return corpus()
+
+    for _ in range(2):
+        monkeypatch.setattr(learned, "_LOADED", {})
+        learned.load(ModelSpec("doors", LABELS, counted, str.lower), tmp_path)
+    assert len(generated) == 2 and not list(tmp_path.glob("*.sources.json"))

@@ -3,9 +3,12 @@ and nothing else touched."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from nodes.intake.surface import corrected, spaced, surface
+from nodes.intake.surface import ENGLISH_WORDS, corrected, english_words, spaced, surface
 
 
 @pytest.mark.parametrize(
@@ -46,3 +49,13 @@ def test_chinese_is_set_apart_from_latin_letters_and_digits() -> None:
 
 def test_the_surface_spaces_then_corrects() -> None:
     assert surface("帮我cancl掉#w1234567") == "帮我 cancel 掉 #w1234567"
+
+
+def test_the_english_words_are_cached_and_a_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
+    words = english_words(tmp_path)
+    assert len(words) == ENGLISH_WORDS and {"cancel", "return", "chance"} <= set(words)
+    (cached,) = tmp_path.glob("spelling-en-*.json")
+    assert json.loads(cached.read_text()) == words
+    cached.write_text("{not json")
+    assert english_words(tmp_path) == words
+    assert json.loads(cached.read_text()) == words
