@@ -312,9 +312,19 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         status = "crashed"
     else:
         status = values.get("status") or "failed"
+    return _report_of(values, thread_id, _recorded_mode(snapshot.metadata), status, interrupts)
+
+
+def _report_of(
+    values: dict[str, Any],
+    thread_id: str,
+    mode: str,
+    status: str,
+    interrupts: list[dict[str, Any]],
+) -> RunReport:
     return RunReport(
         thread_id=thread_id,
-        mode=_recorded_mode(snapshot.metadata),
+        mode=mode,
         status=status,
         turn=int(values.get("turn") or 0),
         user_id=values.get("customer") or values.get("user_id"),
@@ -417,15 +427,27 @@ async def _advance(
         if traced.callbacks:
             config["callbacks"] = traced.callbacks
             config["metadata"] = traced.metadata
-        await _stream(graph, ctx, payload, config, on_step)
-        where = await report(graph, thread_id)
+        ended = await _stream(graph, ctx, payload, config, on_step)
+        if ended is None:
+            where = await report(graph, thread_id)
+        else:
+            # The run went to its end: its last values are where the thread stands,
+            # with no read of the checkpoint it just wrote.
+            status = ended.get("status") or "failed"
+            where = _report_of(ended, thread_id, mode_of(graph), status, [])
         traced.finish(audit_id=where.audit_id, customer=where.user_id, status=where.status)
     return where
 
 
+INTERRUPTED = "__interrupt__"
+"""The key an "updates" stream reports a run's interrupts under."""
+
+
 async def _stream(
     graph: Any, ctx: SupportContext, payload: Any, config: RunnableConfig, on_step: OnStep | None
-) -> None:
+) -> dict[str, Any] | None:
+    """Run the graph; its last values when the run went to its end, None when it
+    stopped at an interrupt (or produced no values)."""
     # With progress lines, "sync": a step is reported only once the checkpoint
     # before it is saved, so a process killed right after a line (even the first,
     # the turn node's) leaves a thread `continue` carries on from that line.
@@ -434,12 +456,19 @@ async def _stream(
     # ledger replays their effects, the approvals table their decisions).
     durability = "sync" if on_step else "async"
     stream = graph.astream(
-        payload, config, context=ctx, stream_mode="updates", durability=durability
+        payload, config, context=ctx, stream_mode=["updates", "values"], durability=durability
     )
-    async for chunk in stream:
+    last: dict[str, Any] | None = None
+    interrupted = False
+    async for kind, chunk in stream:
+        if kind == "values":
+            last = chunk
+            continue
+        interrupted = interrupted or INTERRUPTED in chunk
         for node, update in chunk.items():
             if on_step and isinstance(update, dict):
                 on_step(node, _written(update))
+    return None if interrupted else last
 
 
 async def _turn_origin(graph: Any, config: RunnableConfig) -> str | None:
