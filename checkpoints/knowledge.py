@@ -97,6 +97,31 @@ async def delete_missing(conn: Conn, documents: Sequence[str], partitions: Seque
     return cur.rowcount
 
 
+async def stored(conn: Conn) -> tuple[set[PartitionRow], set[tuple[str, str, str]]]:
+    """What is synced now: every partition, and every document's (partition, slug,
+    content hash)."""
+    cur = await conn.execute(
+        "SELECT name, indexed_fields, last_updated, description, document_count"
+        " FROM knowledge_partitions"
+    )
+    found = {
+        PartitionRow(
+            r["name"],
+            tuple(r["indexed_fields"]),
+            r["last_updated"],
+            r["description"],
+            r["document_count"],
+        )
+        for r in (_values(cur, row) for row in await cur.fetchall())
+    }
+    cur = await conn.execute("SELECT partition, slug, content_hash FROM knowledge_documents")
+    documents = {
+        (r["partition"], r["slug"], r["content_hash"])
+        for r in (_values(cur, row) for row in await cur.fetchall())
+    }
+    return found, documents
+
+
 async def partitions(conn: Conn) -> list[PartitionRow]:
     """Every synced partition, by name."""
     cur = await conn.execute(

@@ -68,10 +68,12 @@ def corrected(lowered: str, known: Iterable[str] = ()) -> str:
     """`lowered` with every unknown word of four or more letters replaced by the
     known word one edit away from it, if there is one; `known` adds the words of a
     domain (product names, its own terms) to the dictionary."""
-    words = set(_WORD.findall(lowered))
+    known = frozenset(known) | CHAT_WORDS
+    # Most requests use only the domain's own words: the dictionary is not even read.
+    words = set(_WORD.findall(lowered)) - known
     if not words:
         return lowered
-    checker = _checker(frozenset(known) | CHAT_WORDS)
+    checker = _checker(known)
     fixes = {
         word: fix
         for word in checker.unknown(words)

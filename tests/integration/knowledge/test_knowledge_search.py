@@ -124,3 +124,19 @@ async def test_snippet_is_the_answer_under_the_matching_heading(db: Database) ->
     async with db.pool.connection() as conn:
         hits = await search_knowledge(conn, "can I cancel my order", ["faq"], limit=1)
     assert hits[0].snippet.startswith("Can I cancel my order?\nOnly while it is pending.")
+
+
+async def test_a_sync_that_finds_everything_synced_writes_nothing(db: Database) -> None:
+    async def transactions() -> int:
+        async with db.pool.connection() as conn:
+            cur = await conn.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x")
+            row = await cur.fetchone()
+        assert row is not None
+        return int(row["x"])
+
+    async with db.pool.connection() as conn:
+        await sync_knowledge(conn, DEFAULT_KNOWLEDGE_ROOT)
+        before = await transactions()
+        again = await sync_knowledge(conn, DEFAULT_KNOWLEDGE_ROOT)
+    assert again.unchanged == 15 and (again.inserted, again.updated, again.deleted) == (0, 0, 0)
+    assert await transactions() == before  # no transaction id handed out: nothing written
