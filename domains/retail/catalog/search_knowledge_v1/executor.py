@@ -12,16 +12,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from domains.retail.results import KnowledgeSearch
+from skills import yaml_files
 from skills.contract import SkillContext, SkillMetadata
 from skills.errors import SkillValidationError
 from skills.knowledge.inputs import optional_int, reject_unknown, require_text
 from skills.knowledge.search import search_knowledge
 
 _METADATA = SkillMetadata.model_validate(
-    yaml.safe_load((Path(__file__).parent / "metadata.yaml").read_text(encoding="utf-8"))
+    yaml_files.safe_load((Path(__file__).parent / "metadata.yaml").read_text(encoding="utf-8"))
 )
 PARTITIONS = tuple(dep.partition for dep in _METADATA.knowledge_dependencies)
 MAX_RESULTS = _METADATA.resource_limits.max_records
