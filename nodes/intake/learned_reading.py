@@ -30,16 +30,16 @@ READ_THRESHOLD = 0.5
 WRITE_THRESHOLD = 0.5
 UNWORDED = 0.97
 UNCERTAIN = 0.25
+"""Below this a label is simply not there; between it and the threshold, a
+write is "uncertain" and a read is taken only when nothing else is."""
 SURE = 0.95
-CLEAR = 0.97
-"""A request read alone this surely needs no help from the condition gating it."""
 BESIDE = 0.7
 """Beside a read the model is `SURE` of, another read needs `BESIDE`."""
+CLEAR = 0.97
+"""A request read alone this surely needs no help from the condition gating it."""
 ALONE_THRESHOLD = 0.7
 """A refusal of the whole message (a bulk change) the model reads at this confidence:
 refusing only narrows what runs, and the domain's rules read it too."""
-"""Below this a label is simply not there; between it and the threshold, a
-write is "uncertain" and a read is taken only when nothing else is."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,9 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     read_in: list[tuple[str, frozenset[str]]] = []
     for clause, scores in zip(asking, scored[: len(texts)], strict=True):
         found, unsure = _clause_intents(scores, vocabulary)
-        vetoed = _vetoed(clause.text, scores, vocabulary)
-        sure = found - vocabulary.negated(clause.text)
+        negated = vocabulary.negated(clause.text)
+        vetoed = negated | _unworded(clause.text, scores, vocabulary)
+        sure = found - negated
         found, unsure = _beside_the_sure(found - vetoed, sure, scores, vocabulary), unsure - vetoed
         if clause.act == "question":
             found = _asked_about(found, vocabulary)
@@ -183,10 +184,10 @@ def _beside_the_sure(
     return {label for label in found if scores[label] >= BESIDE or label in vocabulary.writes}
 
 
-def _vetoed(clause: str, scores: dict[str, float], vocabulary: Vocabulary) -> frozenset[str]:
+def _unworded(clause: str, scores: dict[str, float], vocabulary: Vocabulary) -> set[str]:
+    """The writes no word of `clause` names that the model is not near-certain of."""
     worded = vocabulary.worded(clause)
-    unworded = {w for w in vocabulary.writes - worded if scores.get(w, 0.0) < UNWORDED}
-    return vocabulary.negated(clause) | unworded
+    return {w for w in vocabulary.writes - worded if scores.get(w, 0.0) < UNWORDED}
 
 
 def _settled(picked: set[str], labels: tuple[str, ...], vocabulary: Vocabulary) -> tuple[str, ...]:
