@@ -264,20 +264,19 @@ def _settled_clauses(read_in: ClauseIntents, lowered: str) -> ClauseIntents:
     """Each clause's reading after the overlap rules of one request: two readings of
     one clause overlap ("return it and refund me" is one return), two clauses asking
     for two things do not ("change #W1's address, and my account's too")."""
-    whole_has_orders = bool(ORDER_ID.search(lowered))
+    alone = len(read_in) == 1 and bool(ORDER_ID.search(lowered))
     settled = []
-    for at, (text, found) in enumerate(read_in):
+    named = False
+    for text, found in read_in:
         # "Edit order #W1 and change the address": a clause speaks of the order named
-        # before it, not of one named only after it ("I moved … and cancel #W1").
-        earlier = " ".join(t for t, _ in read_in[: at + 1])
-        has_orders = bool(ORDER_ID.search(earlier)) or (whole_has_orders and len(read_in) == 1)
-        kept = _resolve_overlaps(sorted(found), text, has_orders, items=False)
-        settled.append((text, frozenset(kept)))
-    asking = [(text, found) for text, found in settled if not _names_only(text)]
+        # in it or before it, not of one named only after it ("I moved … and cancel #W1").
+        named = named or bool(ORDER_ID.search(text))
+        settled.append((text, frozenset(_resolve_overlaps(sorted(found), text, named or alone))))
     # "… I hate the smell. order W5064428": a clause that only names the order the
     # others speak of asks nothing of its own.
-    if any(found - {OUT_OF_SCOPE} for _, found in asking):
-        return tuple((t, f if (t, f) in asking else frozenset()) for t, f in settled)
+    bare = [_names_only(text) for text, _ in settled]
+    if any(f - {OUT_OF_SCOPE} for (_, f), b in zip(settled, bare, strict=True) if not b):
+        return tuple((t, frozenset() if b else f) for (t, f), b in zip(settled, bare, strict=True))
     return tuple(settled)
 
 
@@ -352,7 +351,7 @@ def extract_slots(
 
 
 def _resolve_overlaps(
-    found: list[str], lowered: str, has_orders: bool, *, keywords: bool = False, items: bool = True
+    found: list[str], lowered: str, has_orders: bool, *, keywords: bool = False
 ) -> list[str]:
     """The labelling rules two readings of one request overlap by (LABELS.md)."""
     drop: set[str] = set()
@@ -371,8 +370,8 @@ def _resolve_overlaps(
     # The keyword rules read "track" in every lateness complaint: there it is the same ask.
     if keywords and "delay_complaint" in found:
         drop.add("track_shipment")
-    kept = [i for i in found if i not in drop]
-    return item_change(kept, lowered) if items and not keywords else kept
+    # An item change's order state is the whole message's (`learned_intents`).
+    return [i for i in found if i not in drop]
 
 
 def _bulk_write(lowered: str) -> bool:
