@@ -66,7 +66,7 @@ class ModelSpec:
     """The pack's version of `prepare` and `signals`: bumped when either changes, so
     an artifact trained on the old features is retrained."""
     sources: tuple[Path, ...] = ()
-    """Folders whose files alone make the corpus (its generator is deterministic),
+    """Folders (or single files) whose files alone make the corpus (its generator is deterministic),
     if the pack says so: then a process finds the cached reader from a digest of
     them instead of generating the corpus to fingerprint it (a quarter second of
     every start), and generates it again only when a file changed."""
@@ -388,9 +388,10 @@ def _sources_digest(spec: ModelSpec) -> str:
     header = [*_fingerprint_header(spec), list(sys.version_info[:2])]
     digest = hashlib.sha256(json.dumps(header).encode())
     for root in spec.sources:
-        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        for path in files:
             if "__pycache__" not in path.parts:
-                digest.update(f"\0{path.relative_to(root)}\0".encode())
+                digest.update(f"\0{path.relative_to(root.parent)}\0".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -299,13 +299,15 @@ def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
     sources = tmp_path / "pack"
     sources.mkdir()
     (sources / "templates.py").write_text("OPEN = 'open the {d}'\n")
+    language = tmp_path / "language.py"  # a single file may be a source too
+    language.write_text("LANGS = ('en', 'zh')\n")
     generated: list[int] = []
 
     def counted() -> tuple[Example, ...]:
         generated.append(1)
         return corpus()
 
-    doors = ModelSpec("doors", LABELS, counted, str.lower, sources=(sources,))
+    doors = ModelSpec("doors", LABELS, counted, str.lower, sources=(sources, language))
     monkeypatch.setattr(learned, "_LOADED", {})
     first = learned.load(doors, tmp_path)
     assert len(generated) == 1
@@ -317,6 +319,10 @@ def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
     monkeypatch.setattr(learned, "_LOADED", {})
     learned.load(doors, tmp_path)
     assert len(generated) == 2
+    language.write_text("LANGS = ('en',)\n")
+    monkeypatch.setattr(learned, "_LOADED", {})
+    learned.load(doors, tmp_path)
+    assert len(generated) == 3
 
 
 def test_without_sources_the_corpus_is_generated_by_every_process(
