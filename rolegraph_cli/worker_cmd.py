@@ -19,10 +19,6 @@ from rolegraph_cli.common import run_command
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    # A worker told to stop while it starts (an orchestrator scaling down, a
-    # deploy) has taken no job: it stops at once, cleanly, instead of dying of the
-    # signal. The queue's own handlers take over once it runs.
-    signal.signal(signal.SIGTERM, _stop_before_start)
     worker = subparsers.add_parser("worker")
     worker.add_argument(
         "--concurrency",
@@ -30,7 +26,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=1,
         help="turns this worker runs at once (default 1; keep ROLEGRAPH_POOL_SIZE above it)",
     )
-    worker.set_defaults(handler=lambda a: run_command(lambda: _work(a.concurrency)))
+    worker.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    # A worker told to stop while it starts (an orchestrator scaling down, a
+    # deploy) has taken no job: it stops at once, cleanly, instead of dying of the
+    # signal. Installed by the command, not its parser: building the parser (as
+    # `--help` and tests do) changes no process's signals. The queue's own
+    # handlers take over once it runs.
+    signal.signal(signal.SIGTERM, _stop_before_start)
+    return run_command(lambda: _work(args.concurrency))
 
 
 def _stop_before_start(signum: int, frame: FrameType | None) -> None:
