@@ -311,7 +311,7 @@ async def report(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) 
         # also holds the `Send` fan-out that `next` leaves out.
         status = "crashed"
     else:
-        status = values.get("status") or "failed"
+        status = None
     return _report_of(values, thread_id, _recorded_mode(snapshot.metadata), status, interrupts)
 
 
@@ -319,9 +319,12 @@ def _report_of(
     values: dict[str, Any],
     thread_id: str,
     mode: str,
-    status: str,
-    interrupts: list[dict[str, Any]],
+    status: str | None = None,
+    interrupts: list[dict[str, Any]] | None = None,
 ) -> RunReport:
+    """The report of `values`; `status` None is the status the run itself ended with."""
+    status = status or values.get("status") or "failed"
+    interrupts = interrupts or []
     return RunReport(
         thread_id=thread_id,
         mode=mode,
@@ -433,8 +436,7 @@ async def _advance(
         else:
             # The run went to its end: its last values are where the thread stands,
             # with no read of the checkpoint it just wrote.
-            status = ended.get("status") or "failed"
-            where = _report_of(ended, thread_id, mode_of(graph), status, [])
+            where = _report_of(ended, thread_id, mode_of(graph))
         traced.finish(audit_id=where.audit_id, customer=where.user_id, status=where.status)
     return where
 
