@@ -1,12 +1,14 @@
 """Throughput and P95 latency of queued turns with 1, 2 and 4 `rolegraph worker` processes.
 
-For each worker count: start the workers (each `--concurrency C`), warm them up,
-then submit LOAD one-lookup read turns at once (each on its own thread) and wait
-for all. Latency is from the submission to the job's recorded end (both on the
-database's clock); throughput is LOAD over the time to the last end. Prints one
-row per worker count, with its throughput ratio to one worker.
+A measurement starts the workers (each `--concurrency C`), warms them up, submits
+LOAD one-lookup read turns at once (each on its own thread) and waits for all.
+Latency is from the submission to the job's recorded end (both on the database's
+clock); throughput is LOAD over the time to the last end. The worker counts are
+measured in ROUNDS rounds, interleaved (each round in a rotated order), and each
+row gives the median throughput with its min and max, and the median P95; its
+ratio is against the median of one worker.
 
-    .venv/bin/python -m benchmarks.bench_workers [LOAD] [CONCURRENCY]
+    .venv/bin/python -m benchmarks.bench_workers [LOAD] [CONCURRENCY] [ROUNDS]
 """
 
 from __future__ import annotations
@@ -17,49 +19,69 @@ import signal
 import statistics
 import subprocess
 import sys
+from dataclasses import dataclass
 from datetime import datetime
 
 from procrastinate import App
 
 from benchmarks.subjects import orders
-from benchmarks.table import Row, p95, ratio, render
+from benchmarks.table import Row, Spread, p95, ratio, render
 from checkpoints.jobs import open_queue
 from checkpoints.opening import Database, open_database
-from graphs.jobs import TurnRequest, submit_turn, wait_turns
+from graphs.jobs import TurnRequest, submit_turns, wait_turns
 from nodes.domain import load_domain
 
 WORKER_COUNTS = (1, 2, 4)
 WARM_UP = 8
+ROUNDS = 5
 
 
-async def measure(db: Database, load: int, concurrency: int) -> list[Row]:
+@dataclass(frozen=True)
+class Batch:
+    """One measured batch: its throughput and latencies."""
+
+    rate: float
+    p95_s: float
+    median_s: float
+
+
+async def measure(db: Database, load: int, concurrency: int, rounds: int = ROUNDS) -> list[Row]:
     """One row per worker count: throughput and latency of the same queued load."""
+    measured: dict[int, list[Batch]] = {n: [] for n in WORKER_COUNTS}
     async with open_queue(db.pool) as queue:
         subjects = await orders(db, load)
-        measured = [await _measure(db, queue, subjects, n, concurrency) for n in WORKER_COUNTS]
-    base = measured[0][0]
-    return [
-        Row(
-            f"{n} worker process(es), {load} queued read turns",
-            f"{rate:.1f} turns/s",
-            f"{base:.1f} turns/s one worker" if n > 1 else "",
-            ratio(rate, base) if n > 1 else "",
-            f"P95 {p95_s:.2f} s, median {median_s:.2f} s; --concurrency {concurrency} each",
+        for r in range(rounds):
+            for n in WORKER_COUNTS[r % 3 :] + WORKER_COUNTS[: r % 3]:
+                measured[n].append(await _measure(db, queue, subjects, n, concurrency))
+    base = statistics.median(b.rate for b in measured[1])
+    rows = []
+    for n, batches in measured.items():
+        rate = Spread.of([b.rate for b in batches])
+        rows.append(
+            Row(
+                f"{n} worker process(es), {load} queued read turns",
+                f"{rate.median:.1f} turns/s",
+                f"{base:.1f} turns/s one worker" if n > 1 else "",
+                ratio(rate.median, base) if n > 1 else "",
+                f"min {rate.low:.1f}, max {rate.high:.1f}, n={rate.count};"
+                f" P95 {statistics.median(b.p95_s for b in batches):.2f} s,"
+                f" median {statistics.median(b.median_s for b in batches):.2f} s;"
+                f" --concurrency {concurrency} each",
+            )
         )
-        for n, (rate, p95_s, median_s) in zip(WORKER_COUNTS, measured, strict=True)
-    ]
+    return rows
 
 
-async def main(load: int, concurrency: int) -> None:
+async def main(load: int, concurrency: int, rounds: int) -> None:
     migrations = (load_domain().migrations,)
     async with open_database(migrations=migrations) as db:
-        print(render(await measure(db, load, concurrency)))
+        print(render(await measure(db, load, concurrency, rounds)))
 
 
 async def _measure(
     db: Database, queue: App, subjects: list[tuple[str, str]], workers: int, concurrency: int
-) -> tuple[float, float, float]:
-    procs = [await asyncio.to_thread(_start, concurrency) for _ in range(workers)]
+) -> Batch:
+    procs = await asyncio.to_thread(_start, workers, concurrency)
     try:
         await _batch(db, queue, subjects[:WARM_UP])
         started, ends = await _batch(db, queue, subjects)
@@ -69,7 +91,7 @@ async def _measure(
         for proc in procs:
             await asyncio.to_thread(proc.wait, 120)
     latencies = sorted((end - started).total_seconds() for end in ends)
-    return len(ends) / latencies[-1], p95(latencies), statistics.median(latencies)
+    return Batch(len(ends) / latencies[-1], p95(latencies), statistics.median(latencies))
 
 
 async def _batch(
@@ -77,7 +99,7 @@ async def _batch(
 ) -> tuple[datetime, list[datetime]]:
     started = await _now(db)
     requests = [TurnRequest.new_turn(f"status of {order}?", user) for order, user in subjects]
-    jobs = [await submit_turn(queue, r) for r in requests]
+    jobs = await submit_turns(queue, requests)
     done = await wait_turns(db.pool, jobs, timeout_s=900)
     failed = [j for j, turn in done.items() if turn.report.status != "completed"]
     if len(done) != len(jobs) or failed:
@@ -97,19 +119,28 @@ async def _now(db: Database) -> datetime:
     return datetime.fromisoformat(str(row["t"])) if isinstance(row["t"], str) else row["t"]
 
 
-def _start(concurrency: int) -> subprocess.Popen[str]:
-    """A worker process, once it says it is running."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rolegraph_cli.main", "worker", "--concurrency", str(concurrency)],
-        env=dict(os.environ), stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if not line.startswith("worker: running"):
-        raise SystemExit(f"worker did not start: {line!r}")
-    return proc
+def _start(workers: int, concurrency: int) -> list[subprocess.Popen[str]]:
+    """`workers` worker processes, started together, once each says it is running."""
+    command = [sys.executable, "-m", "rolegraph_cli.main", "worker"]
+    procs = [
+        subprocess.Popen(
+            [*command, "--concurrency", str(concurrency)],
+            env=dict(os.environ),
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(workers)
+    ]
+    for proc in procs:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if not line.startswith("worker: running"):
+            for other in procs:
+                other.kill()
+            raise SystemExit(f"worker did not start: {line!r}")
+    return procs
 
 
 if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[1:3]]
-    asyncio.run(main(*(args + [60, 4][len(args) :])))
+    args = [int(a) for a in sys.argv[1:4]]
+    asyncio.run(main(*(args + [60, 4, ROUNDS][len(args) :])))

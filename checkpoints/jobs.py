@@ -172,8 +172,9 @@ async def wait_outcomes(
 ) -> dict[int, TurnOutcome]:
     """The outcomes of `job_ids` as they finish, within `timeout_s` (the finished ones then).
 
-    LISTEN on a connection of its own (outside the pool) wakes the waiter at each
-    finished job; a slow fallback poll covers a notification lost to a reconnect.
+    LISTEN on a connection of its own (outside the pool) wakes the waiter when jobs
+    finish, and only the jobs announced are read (waiting for many stays linear); a
+    slow fallback poll of all that are left covers a notification lost to a reconnect.
     """
     wanted, found = set(job_ids), dict[int, TurnOutcome]()
     conn = await lock_connection(pool)
@@ -181,12 +182,14 @@ async def wait_outcomes(
         await conn.execute(f"LISTEN {DONE_CHANNEL}")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
+        check = wanted
         while True:
-            found.update(await _finished(conn, wanted - set(found)))
+            found.update(await _finished(conn, check - set(found)))
             left = deadline - loop.time()
             if set(found) >= wanted or left <= 0:
                 return found
-            await _next_notify(conn, min(left, _FALLBACK_POLL_S))
+            announced = await _announced(conn, min(left, _FALLBACK_POLL_S))
+            check = wanted if announced is None else wanted & announced
     finally:
         await conn.close()
 
@@ -235,9 +238,14 @@ async def _finished(
     }
 
 
-async def _next_notify(conn: psycopg.AsyncConnection[DictRow], wait_s: float) -> None:
-    async for _ in conn.notifies(timeout=wait_s, stop_after=1):
-        return
+async def _announced(conn: psycopg.AsyncConnection[DictRow], wait_s: float) -> set[int] | None:
+    """The job ids announced within `wait_s`, all that arrived together; None when
+    nothing (or something unreadable) arrived, so that every job left is checked."""
+    # Iterated to its end, never left early: the generator holds the connection's lock.
+    payloads = [note.payload async for note in conn.notifies(timeout=wait_s, stop_after=1)]
+    if not payloads or not all(p.isdigit() for p in payloads):
+        return None
+    return {int(p) for p in payloads}
 
 
 def _json(value: Any) -> str | None:

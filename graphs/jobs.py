@@ -12,6 +12,7 @@ as their queue lock: they run one after the other, in the order submitted.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -105,8 +106,26 @@ class TurnFailed(RolegraphError):
 
 async def submit_turn(queue: App, request: TurnRequest) -> int:
     """Put `request` on the queue; its job id. Jobs of one thread never run at once."""
-    deferrer = queue.configure_task(TURN_TASK, lock=request.thread_id)
-    return await deferrer.defer_async(request=request.model_dump(mode="json"))
+    return (await submit_turns(queue, [request]))[0]
+
+
+async def submit_turns(queue: App, requests: Sequence[TurnRequest]) -> list[int]:
+    """Put all `requests` on the queue in one statement; their job ids, in order.
+
+    Each job's lock is its thread, so turns of one thread still run one after the
+    other, in the order given.
+    """
+    jobs = [
+        queue.configure_task(TURN_TASK, lock=r.thread_id).make_new_job(
+            request=r.model_dump(mode="json")
+        )
+        for r in requests
+    ]
+    deferred = await queue.job_manager.batch_defer_jobs_async(jobs)
+    ids = [job.id for job in deferred if job.id is not None]
+    if len(ids) != len(requests):
+        raise RuntimeError("the queue gave no job id for a submitted turn")
+    return ids
 
 
 async def wait_turn(pool: Pool, job_id: int, *, timeout_s: float = DEFAULT_WAIT_S) -> QueuedTurn:

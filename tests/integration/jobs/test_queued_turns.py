@@ -8,7 +8,7 @@ import re
 
 from procrastinate import App
 
-from graphs.jobs import TurnRequest, submit_turn, wait_turn, wait_turns
+from graphs.jobs import TurnRequest, submit_turn, submit_turns, wait_turn, wait_turns
 from tests.cli import run_cli
 from tests.integration.jobs.workers import fetch_all, pick_order, workers
 from tests.support_fixtures import Support
@@ -45,8 +45,8 @@ async def test_two_queued_turns_of_one_thread_run_one_after_the_other(
     second = TurnRequest.new_turn(
         f"And what is in order {order_id}?", user_id, thread_id=first.thread_id
     )
-    # Both are queued before any worker runs, and two workers could take one each.
-    jobs = [await submit_turn(queue, first), await submit_turn(queue, second)]
+    # Both are queued in one batch before any worker runs, and two workers could take one each.
+    jobs = await submit_turns(queue, [first, second])
     with workers(db_env, 2):
         done = await wait_turns(support.db.pool, jobs, timeout_s=WAIT_S)
     assert sorted(done) == sorted(jobs)
