@@ -14,9 +14,9 @@ kwargs of each call (`max_tokens`...) are kept in `call_kwargs`.
 Every reply carries `usage_metadata`, so token recording can be asserted.
 Calls beyond the script fail loudly rather than repeating the last answer,
 and so does a script left unconsumed: `unconsumed_scripts()` lists every
-model made since the last `forget_scripts()` that was called fewer times
-than scripted; `check_scripts_consumed` (an autouse fixture's body) fails
-a test that leaves one.
+model made since the last `forget_scripts()` that was called fewer or more
+times than scripted; `check_scripts_consumed` (an autouse fixture's body)
+fails a test that leaves one.
 """
 
 from __future__ import annotations
@@ -148,17 +148,25 @@ def forget_scripts() -> None:
 
 
 def unconsumed_scripts() -> list[str]:
-    """One line per tracked model whose script was not used up."""
+    """One line per tracked model whose script was not used up, or was called past its end.
+
+    A call past the end raises `ScriptExhausted` where it is made, but code under test
+    that survives a failing model (a fallback ladder) would swallow it: listed here,
+    it still fails the test.
+    """
     return [
         f"{m.model_name}: {len(m.unconsumed)} scripted call(s) never made"
         f" (made {len(m.calls)} of {len(m.script)})"
-        for m in ScriptedChatModel.made
         if m.unconsumed
+        else f"{m.model_name}: called {len(m.calls) - len(m.script)} time(s) past its script"
+        f" of {len(m.script)}"
+        for m in ScriptedChatModel.made
+        if len(m.calls) != len(m.script)
     ]
 
 
 def check_scripts_consumed() -> Iterator[None]:
-    """Body of an autouse fixture: fail a test that leaves a script unconsumed.
+    """Body of an autouse fixture: fail a test that leaves a script unconsumed or overrun.
 
     `yield from check_scripts_consumed()` in a conftest fixture.
     """
@@ -167,4 +175,4 @@ def check_scripts_consumed() -> Iterator[None]:
     left = unconsumed_scripts()
     forget_scripts()
     if left:
-        pytest.fail("scripted chat model not consumed: " + "; ".join(left), pytrace=False)
+        pytest.fail("scripted chat model not called as scripted: " + "; ".join(left), pytrace=False)

@@ -10,6 +10,7 @@ from domains.library.pack import DOMAIN as LIBRARY
 from graphs.api import compile_support, run_request
 from nodes.bootstrap import build_support_context
 from nodes.models import ModelTiers
+from nodes.models.node_tiers import NodeTiers
 from tests.fakes.chat import ScriptedChatModel, ToolCalls
 
 
@@ -34,7 +35,9 @@ async def test_a_goal_is_pursued_with_the_circulation_desks_skills(library_db: D
             "LN-20001 is due first.",
         ]
     )
-    ctx = dataclasses.replace(ctx, models=ModelTiers(large=large, small=small))
+    # Compose on the rules tier: the answer is the template's, worded by no model.
+    rules_compose = NodeTiers.from_env({"ROLEGRAPH_TIER_COMPOSE": "rules"})
+    ctx = dataclasses.replace(ctx, models=ModelTiers(large=large, small=small, nodes=rules_compose))
     graph = compile_support(ctx, library_db.checkpointer)
     done = await run_request(graph, ctx, text="Which of my loans is due first?", user_id="M-1001")
     assert done.status == "completed", done.trace

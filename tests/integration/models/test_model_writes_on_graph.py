@@ -43,7 +43,9 @@ async def outbox_rows(support: Support, user: str) -> int:
 
 async def test_a_reading_that_drops_the_cancel_leaves_the_cancel_asked(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=20)
-    large = ScriptedChatModel(script=[reading("order_status", order=order), NOT_A_PLAN])
+    dropped = reading("order_status", order=order)
+    # The customer's "yes" re-reads the confirmed request: both turns get the same model.
+    large = ScriptedChatModel(script=[dropped, NOT_A_PLAN] * 2)
     done = await run(support, large, f"Please cancel order {order}", user)
     assert done.intents == ["cancel_order"]
     assert any(line.startswith("intake[rules]:") for line in done.trace)

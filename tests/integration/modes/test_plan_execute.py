@@ -175,7 +175,8 @@ async def test_a_replan_that_adds_a_write_is_refused(support: Support) -> None:
                       ("eta", "logistics_analyst", "calculate_eta_v1", {"order_id": order}, ["track"]))  # fmt: skip
     cancel = {"order_id": order, "reason": "no longer needed"}
     hostile = plan(("x", "billing_specialist", "cancel_pending_order_v1", cancel, []))
-    ctx, _ = with_model(broken, intake("track_shipment", order), first_plan, hostile)
+    # Both replans the bound allows add the cancel.
+    ctx, _ = with_model(broken, intake("track_shipment", order), first_plan, hostile, hostile)
     graph = graph_of(support, "plan_execute", ctx)
     done = await run_request(graph, ctx, text=f"track my package for {order}", user_id=user)
     assert not done.interrupts

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from langchain_core.tools import tool
 
-from tests.fakes.chat import ScriptedChatModel, ScriptExhausted, ToolCalls
+from tests.fakes.chat import (
+    ScriptedChatModel,
+    ScriptExhausted,
+    ToolCalls,
+    forget_scripts,
+    unconsumed_scripts,
+)
 
 
 @tool
@@ -31,3 +37,5 @@ async def test_a_tool_call_turn_then_text_and_the_offered_tools_are_recorded() -
     assert model.call_kwargs[0]["max_tokens"] == 40
     with pytest.raises(ScriptExhausted):
         await bound.ainvoke("more")
+    assert unconsumed_scripts() == ["scripted-model: called 1 time(s) past its script of 2"]
+    forget_scripts()

@@ -198,6 +198,9 @@ async def test_scripted_fake_refuses_unscripted_calls() -> None:
     fake = ScriptedChatModel(script=[])
     with pytest.raises(AssertionError, match="not scripted"):
         await fake.ainvoke("hi")
+    # Listed too, for code under test that survives a failing model and swallows the error.
+    assert unconsumed_scripts() == ["scripted-model: called 1 time(s) past its script of 0"]
+    forget_scripts()
 
 
 async def test_a_well_formed_reading_that_drops_the_cancel_is_rejected(

@@ -33,7 +33,11 @@ def goal(role: str, text: str, **extra: Any) -> str:
     return json.dumps({"tasks": [{"id": "g1", "role": role, "goal": text, **extra}]})
 
 
-async def plan_for(static: Any, text: str, *script: str) -> tuple[Plan, Plan, str]:
+async def plan_for(
+    static: Any, text: str, *script: str, small: tuple[str, ...] = ()
+) -> tuple[Plan, Plan, str]:
+    """Plan `text` with the large tier answering `script` and, when it is refused, the
+    small tier answering `small`."""
     registry, roles = static
     large = ScriptedChatModel(script=list(script))
     ctx = SupportContext(
@@ -42,7 +46,7 @@ async def plan_for(static: Any, text: str, *script: str) -> tuple[Plan, Plan, st
         registry=registry,
         roles=roles,
         pool=None,
-        models=ModelTiers(large=large, small=ScriptedChatModel()),
+        models=ModelTiers(large=large, small=ScriptedChatModel(script=list(small))),
     )
     understanding = understand(text)
     rules = DOMAIN.planning.plan(understanding, USER)
@@ -67,13 +71,14 @@ async def test_goals_that_break_a_rule_fall_back_to_the_rules_plan(static: Any) 
         goal("order_query", "look", skill="get_user_details_v1"),
         goal("order_query", "look", args={"user_id": "bob"}),
     ]
-    for reply in bad:
-        rules, plan, tier = await plan_for(static, LOOKUP, reply)
+    for reply in bad:  # the small tier makes the same mistake
+        rules, plan, tier = await plan_for(static, LOOKUP, reply, small=(reply,))
         assert plan is rules and tier == "rules", reply
 
 
 async def test_a_goal_never_replaces_a_requested_change(static: Any) -> None:
-    rules, plan, tier = await plan_for(static, CANCEL, goal("billing_specialist", "cancel it"))
+    replaced = goal("billing_specialist", "cancel it")
+    rules, plan, tier = await plan_for(static, CANCEL, replaced, small=(replaced,))
     assert plan is rules and tier == "rules"
 
 
