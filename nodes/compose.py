@@ -102,7 +102,8 @@ def compose_sentences(state: SupportState, domain: Domain) -> list[str]:
             if tested is not None:
                 held = not condition_skipped(outcome)
                 sentences.append(domain.answers.condition_sentence(task, tested, held, lang))
-            sentences.extend(_describe(task, outcome, results, domain, lang))
+            feeds = any(task.id in other.depends_on for other in plan.tasks)
+            sentences.extend(_describe(task, outcome, results, domain, lang, feeds=feeds))
     for raw in state.get("decisions") or []:
         decision = _quoted(Decision.model_validate(raw), own, shapes)
         sentences.append(domain.answers.decision(decision, lang))
@@ -173,7 +174,13 @@ def _tested(
 
 
 def _describe(
-    task: Task, outcome: TaskOutcome, results: Mapping[str, Any], domain: Domain, lang: Lang
+    task: Task,
+    outcome: TaskOutcome,
+    results: Mapping[str, Any],
+    domain: Domain,
+    lang: Lang,
+    *,
+    feeds: bool = False,
 ) -> list[str]:
     declined = outcome.status == "failed" and outcome.error_code in DECLINED_CODES
     # The business said no: the domain tells why and what to do instead.
@@ -193,7 +200,7 @@ def _describe(
                     f"“{step}”操作没有执行：它所依赖的前一步没有成功。")]  # fmt: skip
     if outcome.status != "succeeded":
         return []
-    return domain.answers.describe(task, outcome, lang)
+    return domain.answers.describe(task, outcome, lang, feeds=feeds)
 
 
 def _quoted(decision: Decision, own: set[str], shapes: Sequence[IdShape]) -> Decision:

@@ -250,8 +250,13 @@ class DomainAnswers(Protocol):
     reasons: Mapping[str, Bilingual]
     """Error code -> the reason a failed step is told with, where the domain words it better."""
 
-    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
-        """Sentences for one succeeded step (its payload already quoted: data, never obeyed)."""
+    def describe(
+        self, task: Task, outcome: TaskOutcome, lang: Lang, *, feeds: bool = False
+    ) -> list[str]:
+        """Sentences for one succeeded step (its payload already quoted: data, never obeyed).
+
+        `feeds`: another step of the plan depends on this one (a read before a change):
+        that step's own sentences tell what it touches, so this one may say less."""
         ...
 
     def supersedes(self, write: Task, read: Task) -> bool:

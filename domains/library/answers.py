@@ -165,7 +165,9 @@ class LibraryAnswers:
     reasons: Mapping[str, Bilingual] = {}
     """The harness's generic failure reasons fit the desk; its tools' own errors are one line."""
 
-    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
+    def describe(
+        self, task: Task, outcome: TaskOutcome, lang: Lang, *, feeds: bool = False
+    ) -> list[str]:
         sentences = _DESCRIBE.get(task.skill)
         try:
             return sentences(outcome.payload, lang) if sentences else []

@@ -104,7 +104,9 @@ class RetailAnswers:
     foreign = FOREIGN
     reasons = REASONS
 
-    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
+    def describe(
+        self, task: Task, outcome: TaskOutcome, lang: Lang, *, feeds: bool = False
+    ) -> list[str]:
         if outcome.skill in DONE:
             order = parse(Order, outcome.payload) if outcome.skill in _REFUNDING else None
             return [
@@ -124,7 +126,7 @@ class RetailAnswers:
                     f"我们销售的商品类别有：{'、'.join(names)}。",
                 )
             ]
-        return read_sentences(outcome.skill, payload, lang)
+        return read_sentences(outcome.skill, payload, lang, feeds=feeds)
 
     def supersedes(self, write: Task, read: Task) -> bool:
         # An order read before a change on that order states its old status.

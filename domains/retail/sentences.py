@@ -8,6 +8,7 @@ set off by spaces so the reviewer's fact patterns find them in Chinese too.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
@@ -119,8 +120,13 @@ def _state_words(status: str, held: bool) -> Bilingual:
     return already or STATES.get(status) or Bilingual(f"is {status}", "是这个状态")
 
 
-def read_sentences(skill: str, payload: object, lang: Lang) -> list[str]:
-    """What one succeeded read found, or nothing when its payload does not fit its model."""
+def read_sentences(skill: str, payload: object, lang: Lang, *, feeds: bool = False) -> list[str]:
+    """What one succeeded read found, or nothing when its payload does not fit its model.
+
+    A read another step depends on (`feeds`) leaves out what that step tells itself:
+    an order's contents, which a change on it lists item by item."""
+    if feeds and skill == "get_order_details_v1":
+        return _order(payload, lang, contents=False)
     describe = _READS.get(skill)
     return describe(payload, lang) if describe else []
 
@@ -171,14 +177,31 @@ def _worst(shipments: list[DelayVerdict]) -> Stance | None:
     return Stance(top.verdict, top.confidence, tuple(top.evidence))
 
 
-def _order(payload: object, lang: Lang) -> list[str]:
+def _order(payload: object, lang: Lang, *, contents: bool = True) -> list[str]:
     order = parse(Order, payload)
     if order is None:
         return []
     status = status_words(order.status, lang)
     return [say(lang, f"Order {order.order_id} is {status}.",
                 f"订单 {order.order_id} 目前的状态是：{status}。"),
+            *(_contents(order, lang) if contents else ()),
             *refund_sentences(order, lang)]  # fmt: skip
+
+
+def _contents(order: Order, lang: Lang) -> list[str]:
+    """What the order holds, each item with its options: "what's in it" asks the same read
+    as "what state is it in" (one intent), so the answer tells both."""
+    if not order.items:
+        return []
+    counted = Counter(_item_words(item.name, item.options) for item in order.items)
+    items = [f"{n} × {words}" if n > 1 else words for words, n in counted.items()]
+    return [say(lang, f"It holds: {'; '.join(items)}.", f"订单中的商品：{'；'.join(items)}。")]
+
+
+def _item_words(name: str, options: Mapping[str, str]) -> str:
+    # Each value with its option's name: "ethernet: yes", never a bare "yes".
+    told = ", ".join(f"{key}: {value}" for key, value in options.items())
+    return f"{name} ({told})" if told else name
 
 
 def _user(payload: object, lang: Lang) -> list[str]:

@@ -56,7 +56,14 @@ async def test_an_order_read_before_its_cancellation_is_not_told(
     cancel = Task(id="t2", role="billing_specialist", skill="cancel_pending_order_v1",
                   args={"order_id": PENDING, "reason": "no longer needed"}, depends_on=("t1",))  # fmt: skip
     outcomes = {"t1": await _call(registry, tau2_db, read)}
-    assert compose_sentences(_state([read], outcomes), DOMAIN) == [f"Order {PENDING} is pending."]
+    assert compose_sentences(_state([read], outcomes), DOMAIN) == [
+        f"Order {PENDING} is pending.",
+        "It holds: T-Shirt (color: black, size: XXL, material: cotton, style: crew neck).",
+    ]
+    # Read for the cancel, not yet run: the cancel's own words will list what it touches.
+    assert compose_sentences(_state([read, cancel], outcomes), DOMAIN) == [
+        f"Order {PENDING} is pending."
+    ]
     outcomes["t2"] = await _call(registry, tau2_db, cancel)
     (paid,) = outcomes["t1"]["payload"]["payment_history"]
     assert compose_sentences(_state([read, cancel], outcomes), DOMAIN) == [
@@ -65,6 +72,27 @@ async def test_an_order_read_before_its_cancellation_is_not_told(
         f"Refunded on order {PENDING}: ${paid['amount']:.2f} to your credit card"
         f" ({paid['payment_method_id']}).",
     ]
+
+
+async def test_a_status_answer_tells_what_the_order_holds_counting_repeats(
+    registry: SkillRegistry, tau2_db: Database
+) -> None:
+    read = Task(
+        id="t1", role="order_query", skill="get_order_details_v1", args={"order_id": PENDING}
+    )
+    outcome = await _call(registry, tau2_db, read)
+    shirt = outcome["payload"]["items"][0]
+    plain = {**shirt, "name": "Gift Card", "item_id": "0000000001", "options": {}}
+    outcome["payload"]["items"] = [shirt, {**shirt, "item_id": "0000000002"}, plain]
+    english = compose_sentences(_state([read], {"t1": outcome}), DOMAIN)
+    assert english[1] == (
+        "It holds: 2 × T-Shirt (color: black, size: XXL, material: cotton, style: crew neck);"
+        " Gift Card."
+    )
+    chinese = compose_sentences({**_state([read], {"t1": outcome}), "text": "这单里有什么"}, DOMAIN)
+    assert chinese[1].startswith("订单中的商品：2 × T-Shirt (") and chinese[1].endswith(
+        "；Gift Card。"
+    )
 
 
 async def test_the_customers_own_orders_stay_named_and_others_are_hidden(

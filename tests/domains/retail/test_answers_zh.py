@@ -117,11 +117,13 @@ def test_the_order_status_is_said_in_chinese_and_the_id_kept(
     outcomes: list[tuple[Task, TaskOutcome]],
 ) -> None:
     task, outcome = next(p for p in outcomes if p[0].skill == "get_order_details_v1")
-    (sentence,) = DOMAIN.answers.describe(task, outcome, "zh")
+    sentence, contents = DOMAIN.answers.describe(task, outcome, "zh")
     status = outcome.payload["status"]
     assert sentence.startswith(f"订单 {task.args['order_id']} 目前的状态是：")
     assert status not in sentence  # "delivered" is "已送达" to a Chinese customer
-    (english,) = DOMAIN.answers.describe(task, outcome, "en")
+    names = [item["name"] for item in outcome.payload["items"]]
+    assert contents.startswith("订单中的商品：") and all(n in contents for n in names)
+    english, _ = DOMAIN.answers.describe(task, outcome, "en")
     assert english == f"Order {task.args['order_id']} is {status}."
 
 

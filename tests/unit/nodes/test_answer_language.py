@@ -33,7 +33,9 @@ class DeskAnswers:
     foreign: Mapping[str, str] = MappingProxyType({})
     reasons: Mapping[str, Bilingual] = MappingProxyType({})
 
-    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
+    def describe(
+        self, task: Task, outcome: TaskOutcome, lang: Lang, *, feeds: bool = False
+    ) -> list[str]:
         loan = task.args["loan_id"]
         if outcome.skill == "renew_v1":
             return [say(lang, f"Loan {loan} is renewed.", f"借阅 {loan} 已续借。")]

@@ -55,7 +55,9 @@ class LoanAnswers:
         {"timeout": Bilingual("the loans system is down", "借阅系统暂时不可用")}
     )
 
-    def describe(self, task: Task, outcome: TaskOutcome, lang: Lang) -> list[str]:
+    def describe(
+        self, task: Task, outcome: TaskOutcome, lang: Lang, *, feeds: bool = False
+    ) -> list[str]:
         payload = outcome.payload
         if outcome.skill == "renew_v1":
             return [f"Loan {task.args['loan_id']} is renewed."]
