@@ -33,6 +33,8 @@ TEMPLATE_SENTENCES = "compose: 2 sentence(s)"
 def is_template(answer: str, order: str) -> bool:
     """Whether `answer` is the rules' status answer for the pending `order`."""
     return answer.startswith(f"Order {order} is pending. It holds: ") and answer.endswith(".")
+
+
 """Intake's and the planner's calls: rejected, so their rules tier runs."""
 
 
