@@ -34,9 +34,21 @@ class ModelOutputInvalid(Exception):
 class BindingError(Exception):
     """A task argument could not be derived from earlier results."""
 
+    code = "binding_error"
+
     def __init__(self, name: str, hint: str) -> None:
         super().__init__(f"cannot fill {name}: {hint}")
         self.name = name
+
+
+class UnusableValue(BindingError):
+    """What the customer gave or named cannot fill the argument: no such kind of record
+    on their account ("my PayPal" with none on file), an address not written as one.
+
+    The customer's "no", not the system failing: the step is declined (`nodes.outcomes`)
+    and the answer says what to give instead."""
+
+    code = "unusable_value"
 
 
 class PreconditionFailed(BindingError):

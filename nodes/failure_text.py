@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from nodes.contracts import Task, TaskOutcome
 from nodes.domain import Domain
+from nodes.errors import BindingError, UnusableValue
 from nodes.language import Bilingual, Lang, say
 
 _UNAVAILABLE = Bilingual(
@@ -39,6 +40,7 @@ REASONS: Mapping[str, Bilingual] = {
     "validation_error": _DETAILS,
     "binding_error": Bilingual("I could not work out some details it needs; please state them explicitly",
                                "我无法确定办理所需的部分信息，请明确告诉我"),
+    "unusable_value": _DETAILS,
     "domain_error": Bilingual("the current state of the record does not allow it",
                               "记录目前的状态不允许这项操作"),
     # Same words for "no such record" and "someone else's": nothing leaks.
@@ -93,7 +95,7 @@ def failure_sentence(outcome: TaskOutcome, task: Task, domain: Domain, lang: Lan
 
 def failure_reason(outcome: TaskOutcome, task: Task, domain: Domain, lang: Lang) -> str:
     """The reason given for `outcome`'s error code (and, for a binding, what was to be filled)."""
-    if outcome.error_code == "binding_error":
+    if outcome.error_code in (BindingError.code, UnusableValue.code):
         # Told from the step's own (planned) arguments, never from the error text.
         told = domain.answers.binding_reason(task, lang)
         return told or _reason(domain, "binding_error", lang)

@@ -1,7 +1,9 @@
 """Which steps that did not happen were the business saying no, not the system failing.
 
 A write the domain refuses for a business reason — its precondition
-(`DomainPlanning.check_preconditions`: the record is in the wrong state) or the
+(`DomainPlanning.check_preconditions`: the record is in the wrong state), a value
+the customer gave that their records cannot supply (`nodes.errors.UnusableValue`:
+no PayPal on file, an address not written as one), or the
 skill's own business error (`skills.errors.DomainError` and its kinds: the
 state does not allow it, no such record on the account) — is a *declined*
 step: the run completes and the answer says why, and what to do instead
@@ -26,13 +28,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from nodes.contracts import Task
+from nodes.errors import UnusableValue
 from nodes.state import TaskOutcomeData
 from skills.errors import DomainError, OwnershipError, RecordNotFound
 from skills.registry import SkillRegistry
 
 PRECONDITION_FAILED = "precondition_failed"
 DECLINED_CODES = frozenset(
-    {PRECONDITION_FAILED, DomainError.code, RecordNotFound.code, OwnershipError.code}
+    {
+        PRECONDITION_FAILED,
+        UnusableValue.code,
+        DomainError.code,
+        RecordNotFound.code,
+        OwnershipError.code,
+    }
 )
 """Error codes of a business refusal: the step's answer is "no", and it is final."""
 

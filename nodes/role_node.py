@@ -63,7 +63,7 @@ def make_role_node(spec: RoleSpec) -> RoleNode:
             # Declined, not failed: the answer tells why (`nodes.outcomes`).
             return _outcome(task, "failed", attempt, error_code=PRECONDITION_FAILED, error=str(exc))
         except BindingError as exc:
-            return _outcome(task, "failed", attempt, error_code="binding_error", error=str(exc))
+            return _outcome(task, "failed", attempt, error_code=exc.code, error=str(exc))
         try:
             # Denials and failures come back as results; only control signals raise.
             result: SkillResult = await runtime.context.skills.call(request)

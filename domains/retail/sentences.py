@@ -124,9 +124,12 @@ def read_sentences(skill: str, payload: object, lang: Lang, *, feeds: bool = Fal
     """What one succeeded read found, or nothing when its payload does not fit its model.
 
     A read another step depends on (`feeds`) leaves out what that step tells itself:
-    an order's contents, which a change on it lists item by item."""
+    an order's contents, which a change on it lists item by item; the account's order
+    list, read for the payment methods a change picks from."""
     if feeds and skill == "get_order_details_v1":
         return _order(payload, lang, contents=False)
+    if feeds and skill == "get_user_details_v1":
+        return []
     describe = _READS.get(skill)
     return describe(payload, lang) if describe else []
 

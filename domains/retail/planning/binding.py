@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from nodes.errors import BindingError
+from nodes.errors import BindingError, UnusableValue
 from nodes.quoting import as_document, id_shapes, quote_document
 
 MARKERS = frozenset({"order_items", "order_payment", "summary"})
@@ -50,7 +50,7 @@ def _user_payment(marker: str, user: Mapping[str, Any]) -> str:
     for method_id, method in user["payment_methods"].items():
         if method.get("source") == kind:
             return str(method_id)
-    raise BindingError(
+    raise UnusableValue(
         marker, f"no {kind.replace('_', ' ')} on file; name a payment method on your account"
     )
 
@@ -80,7 +80,7 @@ def parse_address(text: str) -> dict[str, str]:
     """'12 Oak St, Apt 4, Austin, TX 78701[, USA]' -> tau2 address fields."""
     match = _ADDRESS.match(text)
     if not match:
-        raise BindingError("address", "write the address as 'street, [unit,] city, ST 12345'")
+        raise UnusableValue("address", "write the address as 'street, [unit,] city, ST 12345'")
     parts = match.groupdict()
     return {
         "address1": parts["address1"],

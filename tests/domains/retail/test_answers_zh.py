@@ -154,11 +154,12 @@ def test_failures_of_retail_steps_are_told_in_chinese() -> None:
     )
     pay = Task(id="t3", role="billing_specialist", skill="modify_pending_order_payment_v1",
                args={"order_id": "#W6247578", "payment_method_id": "bind:user_payment:gift_card"})  # fmt: skip
-    unbound = failed.model_copy(update={"skill": pay.skill, "error_code": "binding_error"})
-    assert failure_sentence(unbound, pay, DOMAIN, "zh") == (
-        "抱歉，订单 #W6247578 的“修改订单支付方式”操作没能完成："
-        "您的账户中没有礼品卡，请指定账户里已有的一种支付方式。"
-    )
+    for code in ("binding_error", "unusable_value"):
+        unbound = failed.model_copy(update={"skill": pay.skill, "error_code": code})
+        assert failure_sentence(unbound, pay, DOMAIN, "zh") == (
+            "抱歉，订单 #W6247578 的“修改订单支付方式”操作没能完成："
+            "您的账户中没有礼品卡，请指定账户里已有的一种支付方式。"
+        )
     domain_error = failed.model_copy(update={"error_code": "domain_error"})
     assert "订单或账户目前的状态不允许这项操作" in failure_sentence(
         domain_error, cancel, DOMAIN, "zh"

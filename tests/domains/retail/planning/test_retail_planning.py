@@ -11,7 +11,7 @@ from domains.retail import DOMAIN
 from domains.retail.planning.binding import parse_address
 from domains.retail.understanding import understand
 from nodes.bootstrap import load_static_config
-from nodes.errors import BindingError, PreconditionFailed
+from nodes.errors import BindingError, PreconditionFailed, UnusableValue
 from nodes.models.prompts import load_prompts
 from nodes.planner.binding import bind_args
 from nodes.planner.model_checks import check_inputs
@@ -57,8 +57,12 @@ def test_a_return_is_filled_from_the_order_read_before_it() -> None:
 
 def test_a_payment_kind_resolves_to_the_customers_own_method_or_says_none_is_on_file() -> None:
     assert PLANNING.bind("user_payment:gift_card", {"t2": ACCOUNT}) == "gift_card_9"
-    with pytest.raises(BindingError, match="no paypal on file"):
+    # The customer's records say no (a declined step), not the system failing.
+    with pytest.raises(UnusableValue, match="no paypal on file"):
         PLANNING.bind("user_payment:paypal", {"t2": ACCOUNT})
+    with pytest.raises(BindingError, match="returned nothing usable") as empty:
+        PLANNING.bind("user_payment:paypal", {})
+    assert not isinstance(empty.value, UnusableValue)
     assert PLANNING.is_marker("user_payment:gift_card") and PLANNING.is_marker("summary")
     assert not PLANNING.is_marker("account_email")
 
@@ -69,7 +73,7 @@ def test_a_free_text_address_is_split_into_the_skills_fields() -> None:
     )
     assert args == {"address1": "12 Oak St", "address2": "Apt 4", "city": "Austin",
                     "state": "TX", "country": "USA", "zip": "78701"}  # fmt: skip
-    with pytest.raises(BindingError, match="street, \\[unit,\\] city, ST 12345"):
+    with pytest.raises(UnusableValue, match="street, \\[unit,\\] city, ST 12345"):
         parse_address("somewhere nice")
 
 
