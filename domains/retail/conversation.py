@@ -23,6 +23,7 @@ FITTING_STATUS: Mapping[str, tuple[str, ...]] = {
     "exchange_items": ("delivered",),
     "track_shipment": ("processed", "delivered"),
     "delay_complaint": ("processed",),
+    "refund_status": ("cancelled", "return requested"),
 }
 STATUS_ZH: Mapping[str, str] = {
     "pending": "待处理",

@@ -281,8 +281,11 @@ def _knowledge(payload: object, lang: Lang) -> list[str]:
     help_centre = HELP_CENTRE.say(lang)
     search = parse(KnowledgeSearch, payload)
     if search is not None:
-        hits = search.results
-        return [help_centre.format((hits[0].snippet or hits[0].title)[:300])] if hits else []
+        if not search.results:
+            return []
+        # The best hit in the customer's language, where the index has one among the best.
+        top = next((h for h in search.results if h.lang == lang), search.results[0])
+        return [help_centre.format((top.snippet or top.title)[:300])]
     # The answer of `faq_cache_lookup_v1`, also when it stands in for a failed search.
     faq = parse(FaqLookup, payload)
     return [help_centre.format(faq.answers[0].answer[:300])] if faq and faq.answers else []

@@ -102,7 +102,9 @@ INTENTS_SPEC: tuple[IntentSpec, ...] = (
         requires=("order_ids",),
         offer=Bilingual("exchange items of the order", "更换订单里的商品"),
     ),
-    IntentSpec("refund_status", "where a refund stands", refers=("order_ids",)),
+    # "Where is my refund?" names no order: the turn asks which, offering the ones
+    # with a refund, rather than listing every order.
+    IntentSpec("refund_status", "where a refund stands", requires=("order_ids",)),
     IntentSpec(
         "update_account",
         "change the account's default address",

@@ -197,9 +197,9 @@ def _product(b: _Builder) -> None:
 def _exchange(b: _Builder) -> None:
     for order_id in b.orders:
         b.order_lookup(order_id)
-    b.add(
-        "customer_support_rep", "search_knowledge_v1", {"query": "exchange delivered items policy"}
-    )
+    # Asked in the customer's language, so the policy found is the one they read.
+    query = "换货政策 换货" if b.understanding.lang == "zh" else "exchange delivered items policy"
+    b.add("customer_support_rep", "search_knowledge_v1", {"query": query})
 
 
 def _notify(b: _Builder) -> None:

@@ -125,3 +125,24 @@ def test_the_harness_answer_modules_name_no_retail_skill_slot_or_id() -> None:
     for module in HARNESS:
         text = (root / module).read_text(encoding="utf-8")
         assert [name for name in retail if name in text] == [], module
+
+
+def test_a_help_centre_answer_quotes_the_best_hit_in_the_customers_language() -> None:
+    def hit(lang: str, snippet: str) -> dict[str, Any]:
+        return {"partition": "return_policy", "slug": f"exchanges_{lang}", "title": snippet,
+                "lang": lang, "topic": "exchanges", "rank": 1.0, "snippet": snippet}  # fmt: skip
+
+    search = Task(id="t1", role="customer_support_rep", skill="search_knowledge_v1",
+                  args={"query": "exchange"})  # fmt: skip
+    payload = {"query": "exchange", "partitions": [],
+               "results": [hit("en", "Items can be exchanged."), hit("zh", "商品可以换货。")]}  # fmt: skip
+    outcome = TaskOutcome.model_validate(_succeeded(search, payload))
+    assert DOMAIN.answers.describe(search, outcome, "zh") == ["帮助中心的说明：商品可以换货。"]
+    assert DOMAIN.answers.describe(search, outcome, "en") == [
+        "From our help centre: Items can be exchanged."
+    ]
+    english_only = {**payload, "results": payload["results"][:1]}
+    alone = TaskOutcome.model_validate(_succeeded(search, english_only))
+    assert DOMAIN.answers.describe(search, alone, "zh") == [
+        "帮助中心的说明：Items can be exchanged."
+    ]

@@ -84,6 +84,28 @@ async def test_a_write_without_an_order_asks_which_then_goes_on(support: Support
     assert offered[0] not in picked.question["text"]
 
 
+async def test_a_refund_question_without_an_order_offers_the_orders_with_a_refund(
+    support: Support,
+) -> None:
+    user, (cancelled,) = await user_with_orders(support.db.pool, "cancelled", skip=3)
+    asked = await _say(support, user, "where is my refund?")
+    assert asked.status == "needs_input" and asked.question, asked.trace
+    assert asked.question["kind"] == "clarify" and not asked.plan  # nothing read yet
+    offered = [o["value"] for o in asked.question["options"]]
+    assert cancelled in offered
+    async with support.db.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT order_id FROM orders WHERE user_id = %s AND status IN ('cancelled',"
+            " 'return requested')",
+            (user,),
+        )
+        with_refund = {r["order_id"] for r in await cur.fetchall()}
+    assert set(offered) == with_refund
+    told = await _say(support, user, str(offered.index(cancelled) + 1), asked.thread_id)
+    assert told.status == "completed" and told.intents == ["refund_status"]
+    assert f"Refunded on order {cancelled}: $" in told.answer
+
+
 async def test_the_other_one_is_the_earlier_order(support: Support) -> None:
     user, orders = await user_with_orders(support.db.pool, "pending", count=2, skip=1)
     first = await _say(support, user, f"status of {orders[0]}?")

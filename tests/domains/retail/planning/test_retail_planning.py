@@ -120,3 +120,13 @@ def test_the_model_planner_is_told_it_plans_for_a_retail_desk() -> None:
     text = str(system.content)
     assert text.startswith("You plan the steps a retail support desk runs")
     assert "Use a skill only under a role that lists it." in text  # the harness rules follow
+
+
+def test_an_exchange_looks_its_policy_up_in_the_customers_language() -> None:
+    for text, query in (
+        ("I want to exchange #W1234567 for another size", "exchange delivered items policy"),
+        ("我想把#W1234567换成别的颜色", "换货政策 换货"),
+    ):
+        tasks = PLANNING.plan(understand(text), USER).tasks
+        (search,) = [t for t in tasks if t.skill == "search_knowledge_v1"]
+        assert search.args == {"query": query}, text
