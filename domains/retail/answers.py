@@ -91,6 +91,8 @@ _ORDER_ID = re.compile(r"#W\d{7}")
 _ORDER_READ = "get_order_details_v1"
 # Writes whose result states the refunds they made (or where a return's refund goes).
 _REFUNDING = frozenset({"cancel_pending_order_v1", "return_delivered_order_items_v1"})
+MAX_TYPES = 12
+"""Product types a catalogue answer names; the rest are counted."""
 _LISTS_OWN_ORDERS = frozenset({"get_user_details_v1", "modify_user_address_v1"})
 
 
@@ -116,14 +118,16 @@ class RetailAnswers:
         payload = outcome.payload
         if outcome.skill == "list_all_product_types_v1":
             types = parse(ProductTypes, payload)
-            if types is None:
-                return []
-            names = sorted(types.root)[:12]
+            if types is None or feeds:
+                return []  # feeding a product's own read: that product is told instead
+            names = sorted(types.root)
+            shown, more = names[:MAX_TYPES], len(names) - MAX_TYPES
             return [
                 say(
                     lang,
-                    f"We sell: {', '.join(names)}.",
-                    f"我们销售的商品类别有：{'、'.join(names)}。",
+                    f"We sell: {', '.join(shown)}" + (f", and {more} more." if more > 0 else "."),
+                    f"我们销售的商品类别有：{'、'.join(shown)}"
+                    + (f"，另有 {more} 种。" if more > 0 else "。"),
                 )
             ]
         return read_sentences(outcome.skill, payload, lang, feeds=feeds)

@@ -21,6 +21,7 @@ from domains.retail.results import (
     FaqLookup,
     KnowledgeSearch,
     Order,
+    Product,
     TrackedShipment,
     Tracking,
     User,
@@ -291,9 +292,33 @@ def _knowledge(payload: object, lang: Lang) -> list[str]:
     return [help_centre.format(faq.answers[0].answer[:300])] if faq and faq.answers else []
 
 
+MAX_VARIANTS = 6
+"""Variants a product's answer lists; the rest are counted."""
+
+
+def _product(payload: object, lang: Lang) -> list[str]:
+    """Which variants of a product are in stock, each with its options and price."""
+    product = parse(Product, payload)
+    if product is None:
+        return []
+    stocked = [v for v in product.variants.values() if v.available]
+    if not stocked:
+        return [say(lang, f"{product.name} is out of stock in every option right now.",
+                    f"{product.name} 目前所有款式都缺货。")]  # fmt: skip
+    shown = [f"{_item_words('', v.options).strip(' ()')} ${v.price:.2f}" for v in stocked]
+    listed = "; ".join(shown[:MAX_VARIANTS])
+    more = len(shown) - MAX_VARIANTS
+    if lang == "zh":
+        tail = f"；另有 {more} 种" if more > 0 else ""
+        return [f"{product.name} 有货的款式：{listed}{tail}。"]
+    tail = f"; and {more} more" if more > 0 else ""
+    return [f"{product.name} is in stock in: {listed}{tail}."]
+
+
 _READS: Mapping[str, Callable[[object, Lang], list[str]]] = {
     "get_order_details_v1": _order,
     "get_user_details_v1": _user,
+    "get_product_details_v1": _product,
     "track_shipment_v1": _tracking,
     "calculate_eta_v1": _eta,
     "search_knowledge_v1": _knowledge,

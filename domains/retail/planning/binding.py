@@ -16,6 +16,7 @@ from nodes.quoting import as_document, id_shapes, quote_document
 
 MARKERS = frozenset({"order_items", "order_payment", "summary"})
 _USER_PAYMENT = re.compile(r"(?:user|preferred)_payment:[a-z_]{1,30}")
+_PRODUCT = re.compile(r"product_id:[^\n]{1,80}")
 _ADDRESS = re.compile(
     r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
     r"\s*(?P<state>[A-Za-z]{2})\s+(?P<zip>\d{5})\s*(?:,\s*(?P<country>[A-Za-z ]+))?\s*$"
@@ -24,7 +25,7 @@ _ADDRESS = re.compile(
 
 def is_marker(marker: str) -> bool:
     """A marker the retail templates use (`order_items`, `user_payment:<kind>`, ...)."""
-    return marker in MARKERS or _USER_PAYMENT.fullmatch(marker) is not None
+    return marker in MARKERS or any(p.fullmatch(marker) for p in (_USER_PAYMENT, _PRODUCT))
 
 
 def resolve(marker: str, results: Mapping[str, Any]) -> Any:
@@ -40,6 +41,8 @@ def resolve(marker: str, results: Mapping[str, Any]) -> Any:
         return _user_payment(marker, user)
     if marker.startswith("preferred_payment:") and order and order.get("payment_history"):
         return _preferred_payment(marker.split(":", 1)[1], order, user or {})
+    if _PRODUCT.fullmatch(marker):
+        return _product_id(marker.split(":", 1)[1], docs)
     if marker == "summary":
         return summarize_results(results)
     raise BindingError(marker, "the step it depends on returned nothing usable")
@@ -53,6 +56,17 @@ def _user_payment(marker: str, user: Mapping[str, Any]) -> str:
     raise UnusableValue(
         marker, f"no {kind.replace('_', ' ')} on file; name a payment method on your account"
     )
+
+
+def _product_id(name: str, docs: list[Any]) -> str:
+    """The id of the product type called `name` in the catalogue's list (any case)."""
+    wanted = name.strip().lower()
+    for doc in docs:
+        if isinstance(doc, dict) and all(isinstance(v, str) for v in doc.values()):
+            for product, product_id in doc.items():
+                if product.lower() == wanted:
+                    return str(product_id)
+    raise UnusableValue(f"product_id:{name}", "we sell no product of that name")
 
 
 def _preferred_payment(kind: str, order: Mapping[str, Any], user: Mapping[str, Any]) -> str:

@@ -190,8 +190,16 @@ def _policy(b: _Builder) -> None:
     b.add("customer_support_rep", "search_knowledge_v1", {"query": b.understanding.text})
 
 
+MAX_PRODUCTS = 3
+"""Products one request is told in detail; more are a catalogue question."""
+
+
 def _product(b: _Builder) -> None:
-    b.add("order_query", "list_all_product_types_v1", {})
+    types = b.add("order_query", "list_all_product_types_v1", {})
+    # A product the customer names is looked up: its variants, what is in stock, prices.
+    for name in b.understanding.slot("item_names")[:MAX_PRODUCTS]:
+        args = {"product_id": f"bind:product_id:{name}"}
+        b.add("order_query", "get_product_details_v1", args, types)
 
 
 def _exchange(b: _Builder) -> None:

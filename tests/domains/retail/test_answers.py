@@ -146,3 +146,26 @@ def test_a_help_centre_answer_quotes_the_best_hit_in_the_customers_language() ->
     assert DOMAIN.answers.describe(search, alone, "zh") == [
         "帮助中心的说明：Items can be exchanged."
     ]
+
+
+def test_a_products_answer_lists_the_variants_in_stock_and_counts_the_rest() -> None:
+    def variant(n: int, available: bool = True) -> dict[str, Any]:
+        return {"item_id": f"{n:010d}", "options": {"color": f"c{n}", "size": "M"},
+                "available": available, "price": 10.0 + n}  # fmt: skip
+
+    task = Task(id="t2", role="order_query", skill="get_product_details_v1",
+                args={"product_id": "1234567890"})  # fmt: skip
+    variants = [variant(n) for n in range(8)] + [variant(9, available=False)]
+    payload = {"name": "Rain Jacket", "product_id": "1234567890",
+               "variants": {v["item_id"]: v for v in variants}}  # fmt: skip
+    outcome = TaskOutcome.model_validate(_succeeded(task, payload))
+    (english,) = DOMAIN.answers.describe(task, outcome, "en")
+    assert english.startswith("Rain Jacket is in stock in: color: c0, size: M $10.00; ")
+    assert "c5, size: M $15.00; and 2 more." in english and "c9" not in english
+    (chinese,) = DOMAIN.answers.describe(task, outcome, "zh")
+    assert chinese.startswith("Rain Jacket 有货的款式：") and chinese.endswith("；另有 2 种。")
+    sold_out = {**payload, "variants": {v["item_id"]: {**v, "available": False} for v in variants}}
+    gone = TaskOutcome.model_validate(_succeeded(task, sold_out))
+    assert DOMAIN.answers.describe(task, gone, "en") == [
+        "Rain Jacket is out of stock in every option right now."
+    ]

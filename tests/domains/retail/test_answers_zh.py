@@ -29,6 +29,7 @@ WORDS_ZH = {
     "get_user_details_v1": "您的订单：",
     "get_order_details_v1": "目前的状态是：",
     "list_all_product_types_v1": "我们销售的商品类别有：",
+    "get_product_details_v1": " 有货的款式：",
     "track_shipment_v1": "包裹 ",
     "calculate_eta_v1": " 送达",
     "search_knowledge_v1": "帮助中心的说明：",

@@ -130,3 +130,21 @@ def test_an_exchange_looks_its_policy_up_in_the_customers_language() -> None:
         tasks = PLANNING.plan(understand(text), USER).tasks
         (search,) = [t for t in tasks if t.skill == "search_knowledge_v1"]
         assert search.args == {"query": query}, text
+
+
+def test_a_named_product_is_looked_up_by_its_catalogue_id() -> None:
+    text = "do you have the bluetooth speaker in other colors?"
+    tasks = PLANNING.plan(understand(text, ["Bluetooth Speaker", "Desk Lamp"]), USER).tasks
+    types, details = tasks
+    assert (types.skill, details.skill) == ("list_all_product_types_v1", "get_product_details_v1")
+    assert details.args == {"product_id": "bind:product_id:Bluetooth Speaker"}
+    assert details.depends_on == (types.id,)
+    catalogue = '{"Bluetooth Speaker": "4768869376", "Desk Lamp": "6817146515"}'
+    bound = bind_args(PLANNING, details.skill, details.args, {types.id: catalogue})
+    assert bound == {"product_id": "4768869376"}
+    # A name the catalogue lacks is the customer's value, not the system failing.
+    with pytest.raises(UnusableValue, match="no product of that name"):
+        PLANNING.bind("product_id:Mechanical Keyboard", {types.id: catalogue})
+    # Only the catalogue's list is asked when no product is named.
+    (alone,) = PLANNING.plan(understand("what products do you sell?"), USER).tasks
+    assert alone.skill == "list_all_product_types_v1"
