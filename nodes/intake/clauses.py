@@ -99,9 +99,14 @@ def clauses(text: str) -> tuple[Clause, ...]:
     return tuple(found) or (Clause(text.strip(), act_of(text)),)
 
 
+# Identifiers after a clause's last word ("退了吗 W8120937", "shipped? #W1"): they name what
+# it speaks of and leave its question mark or particle where it was.
+_TRAILING_IDS = re.compile(r"(?:[\s,，:：]*#?[a-z_]*\d[\w-]*)+\s*$")
+
+
 def act_of(clause: str) -> Act:
     """Whether `clause` asks about something or asks for something to be done."""
-    lowered = clause.lower().strip()
+    lowered = _TRAILING_IDS.sub("", clause.lower().strip()) or clause.lower().strip()
     if _REQUEST.search(lowered):
         return "command"
     if (

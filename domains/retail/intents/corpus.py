@@ -1,6 +1,6 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
-Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, mixed_zh) × slot values (slots) × paraphrase
+Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, families_*, voices_*, mixed_zh) × slot values (slots) × paraphrase
 layers (noise), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
@@ -34,6 +34,8 @@ from domains.retail.intents.scope_zh import SCOPE_ZH, SMALLTALK_ZH, WITHDRAW_ZH
 from domains.retail.intents.service_en import SERVICE_EN
 from domains.retail.intents.service_zh import SERVICE_ZH
 from domains.retail.intents.slots import fill
+from domains.retail.intents.voices_en import VOICES_EN
+from domains.retail.intents.voices_zh import VOICES_ZH
 from domains.retail.intents.withdrawals import (
     ACTIONS_EN,
     ACTIONS_ZH,
@@ -54,7 +56,7 @@ UNNAMED = 0.15
 hard classes more often than plain requests, as they are what the model must learn."""
 SEVERAL = 1750
 WITHDRAWN = 350
-CHATTED = 350
+CHATTED = 600
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
 HARD_KINDS = (
     "question_state",
@@ -124,6 +126,7 @@ TEMPLATES: dict[Lang, Templates] = {
         + PAIRS_EN
         + SCOPE_EN
         + FAMILIES_EN
+        + VOICES_EN
         + (WITHDRAWALS_EN,),
         WITHDRAW_EN + as_pairs(FRAMES_EN, ACTIONS_EN),
         SMALLTALK_EN,
@@ -138,6 +141,7 @@ TEMPLATES: dict[Lang, Templates] = {
         + MIXED_ZH
         + SCOPE_ZH
         + FAMILIES_ZH
+        + VOICES_ZH
         + (WITHDRAWALS_ZH,),
         WITHDRAW_ZH + as_pairs(FRAMES_ZH, ACTIONS_ZH),
         SMALLTALK_ZH,

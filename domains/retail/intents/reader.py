@@ -154,9 +154,14 @@ def item_change(found: list[str], lowered: str) -> list[str]:
 # "E-mail me when it ships", "email me the receipt": the e-mail waits on an event or
 # carries a document, and asks for none of the order's facts (LABELS.md).
 _MAIL_ONLY = re.compile(
-    r"\b(?:when|once|as soon as|the moment|after)\b.{0,40}?"
-    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone)"
+    r"\b(?:when|once|as soon as|the moment|after|if)\b.{0,40}?"
+    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone|leav|land)"
     r"|\b(?:receipt|invoice|copy|confirmation)\b"
+    # "发货了就发邮件", "送达后通知我", "电子收据": Chinese triggers and documents. A change
+    # ("有变化就通知我") is no event: the e-mail tells the order's state (the instruction suite).
+    r"|(?:发货|发出|寄出|出库|送达|到货|签收|到了|到账|退款|处理|办)(?:好|完)?了?(?:的时候|之后|以后|后|就|再)"
+    r"|(?:处理|办|弄|退)(?:好|完)了"
+    r"|收据|发票|确认(?:邮件|信|函)"
 )
 
 

@@ -22,6 +22,9 @@ def _read(text: str) -> list[tuple[str, str]]:
         "did you change the address?",
         "退货的流程是怎样的",
         "换货一般要多久",
+        # an id after the question's last word leaves it a question
+        "取消了没 #W7654321",
+        "was it returned? order W7654321",
     ],
 )
 def test_a_question_about_state_is_a_question(text: str) -> None:
@@ -37,6 +40,7 @@ def test_a_question_about_state_is_a_question(text: str) -> None:
         "能不能帮我退掉",
         "麻烦取消一下吗",
         "cancel it",
+        "取消 W7654321",
     ],
 )
 def test_asking_for_something_to_be_done_is_a_command(text: str) -> None:

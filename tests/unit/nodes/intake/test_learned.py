@@ -282,15 +282,35 @@ def test_a_question_that_reads_what_it_asks_keeps_that_reading(
     assert learned_reading._asked_about({"open_door"}, VOCABULARY) == {"door_state"}
 
 
-def test_a_request_sure_of_itself_is_read_alone_the_condition_aside() -> None:
+def test_a_change_sure_of_itself_is_read_alone_the_condition_aside() -> None:
     parts = list(learned_reading.clauses("if it is sunny, open the window"))
     _, request = parts
+    writes = VOCABULARY.writes
     alone = {"open_door": 0.99, "weather": 0.01}
     gated = {"open_door": 0.2, "weather": 0.9}
     whole = {"open_door": 0.5, "weather": 0.5}
-    assert learned_reading._with_conditions([request], [alone, gated, whole], 1) == [alone]
+    conditioned = learned_reading._with_conditions
+    assert conditioned([request], [alone, gated, whole], 1, writes) == [alone]
     unclear = {"open_door": 0.6, "weather": 0.01}
-    assert learned_reading._with_conditions([request], [unclear, gated, whole], 1) == [gated]
+    assert conditioned([request], [unclear, gated, whole], 1, writes) == [gated]
+
+
+def test_a_question_is_read_with_the_condition_that_names_its_subject() -> None:
+    # "if the refund is out, tell me when it lands": alone, "when it lands" reads as a
+    # parcel's arrival however sure the model is; the condition says what "it" is.
+    _, request = learned_reading.clauses("if the door is shut, tell me how it looks")
+    sure_read = {"door_state": 0.99, "weather": 0.01}
+    gated = {"door_state": 0.1, "weather": 0.9}
+    read = learned_reading._with_conditions(
+        [request], [sure_read, gated, gated], 1, VOCABULARY.writes
+    )
+    assert read == [gated]
+    # … but takes no change from it: a write stays at most what it was alone.
+    naming = {"door_state": 0.1, "weather": 0.2, "open_door": 0.9}
+    read = learned_reading._with_conditions(
+        [request], [sure_read, naming, naming], 1, VOCABULARY.writes
+    )
+    assert read == [{"door_state": 0.1, "weather": 0.2, "open_door": 0.0}]
 
 
 def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
