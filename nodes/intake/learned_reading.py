@@ -30,8 +30,13 @@ READ_THRESHOLD = 0.5
 WRITE_THRESHOLD = 0.5
 UNWORDED = 0.97
 UNCERTAIN = 0.25
-"""Below this a label is simply not there; between it and the threshold, a
-write is "uncertain" and a read is taken only when nothing else is."""
+"""Below this a write is simply not there; between it and the threshold it is
+"uncertain" (reported, not read), and a read is plausible (`LearnedReading.plausible`)."""
+LEANING = 0.15
+"""A clause the model reads nothing in is read as the read it leans to most, if that has
+this much: a message in words the corpus never used gets low scores throughout, and a
+look-up answers it better than "nothing applies" (a read changes nothing; writes are never
+taken this way)."""
 SURE = 0.95
 BESIDE = 0.7
 """Beside a read the model is `SURE` of, another read needs `BESIDE`."""
@@ -176,7 +181,7 @@ def _clause_intents(scores: dict[str, float], vocabulary: Vocabulary) -> tuple[s
     }
     if not picked:
         best = max((s for s in scores if s not in vocabulary.alone), key=lambda s: scores[s])
-        if best not in vocabulary.writes and scores[best] >= UNCERTAIN:
+        if best not in vocabulary.writes and scores[best] >= LEANING:
             picked = {best}
     return picked, unsure
 

@@ -9,12 +9,27 @@ import re
 
 from nodes.language import Lang
 
-PREFIX_EN = ("hi, ", "hello, ", "hey ", "hi there! ", "excuse me, ", "quick question: ", "um, ")
+# fmt: off
+PREFIX_EN = (
+    "hi, ", "hello, ", "hey ", "hi there! ", "excuse me, ", "quick question: ", "um, ",
+    "so ", "ok ", "yo ", "good morning, ", "sorry, ", "one more thing: ", "btw ", "hello again, ",
+)
 PREFIX_EN_COMMAND = ("please ", "pls ", "ok so ", "hey, ")
-SUFFIX_EN = (" please", ", thanks", " thx", " ty", ", thank you!", " :)", "!!", ", cheers")
-PREFIX_ZH = ("亲，", "你好，", "您好，", "在吗？", "那个，", "嗯，", "你好，我想问下，")
+SUFFIX_EN = (
+    " please", ", thanks", " thx", " ty", ", thank you!", " :)", "!!", ", cheers",
+    " right now", " asap", " for me", " real quick", " again", " at the moment", " with you guys",
+    "??", " lol", ", appreciate it",
+)
+PREFIX_ZH = (
+    "亲，", "你好，", "您好，", "在吗？", "那个，", "嗯，", "你好，我想问下，",
+    "请问", "麻烦问下，", "打扰一下，", "辛苦了～ ", "对了，", "客服你好，", "哈喽，",
+)
 PREFIX_ZH_COMMAND = ("麻烦", "请", "麻烦你", "帮忙")
-SUFFIX_ZH = ("，谢谢", "，谢啦", "，辛苦了", "呀", "哈", "～", "，多谢", "，急！")
+SUFFIX_ZH = (
+    "，谢谢", "，谢啦", "，辛苦了", "呀", "哈", "～", "，多谢", "，急！",
+    "啊", "呢", "吧", "，急用", "，在线等", "，麻烦快点", "？？", "，谢谢亲",
+)
+# fmt: on
 SLANG_EN = (
     (r"\byou\b", "u"),
     (r"\byour\b", "ur"),

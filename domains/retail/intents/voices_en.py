@@ -417,6 +417,10 @@ VOICES_EN: tuple[Group, ...] = (
             "every single order",
             "the whole lot",
             "all the orders on my account",
+            "every one of my orders",
+            "all of them at once",
+            "the entire lot",
+            "all my stuff",
         ),
     ),
     crossed(

@@ -358,3 +358,18 @@ def test_without_sources_the_corpus_is_generated_by_every_process(
         monkeypatch.setattr(learned, "_LOADED", {})
         learned.load(ModelSpec("doors", LABELS, counted, str.lower), tmp_path)
     assert len(generated) == 2 and not list(tmp_path.glob("*.sources.json"))
+
+
+def test_a_clause_read_as_nothing_takes_the_read_the_model_leans_to() -> None:
+    # Words the corpus never used score low throughout: the strongest read is taken if it
+    # has `LEANING`, a write never is.
+    low = {
+        "open_door": 0.12,
+        "close_door": 0.0,
+        "weather": 0.18,
+        "door_state": 0.05,
+        "nothing": 0.1,
+    }
+    assert learned_reading._clause_intents(low, VOCABULARY)[0] == {"weather"}
+    faint = {**low, "weather": 0.1}
+    assert learned_reading._clause_intents(faint, VOCABULARY)[0] == set()
