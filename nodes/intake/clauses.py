@@ -56,8 +56,8 @@ _QUESTION_END = re.compile(
     r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢"
     r"|怎样的?|怎么样|是什么|是多少|多少钱|多久|几天|哪些|哪个|哪里|哪儿)\s*[?？]?\s*$"
 )
-# A Chinese question word inside the clause: "退了多少", "退到哪张卡了", "什么时候到".
-_QUESTION_WORD_ZH = re.compile(r"多少|哪[张个里儿些天家位一]|什么时候|啥时候|几时|为什么|为啥")
+# A Chinese question word inside the clause: "退了多少", "退到哪张卡了", "什么时候到", "多久能退".
+_QUESTION_WORD_ZH = re.compile(r"多少|多久|哪[张个里儿些天家位一]|什么时候|啥时候|几时|为什么|为啥")
 _QUESTION_START = re.compile(
     r"^\s*(?:is|are|was|were|has|have|had|did|does|do|will|when|where|what|why|how|which|whats|what's|where's|wheres)\b"
 )

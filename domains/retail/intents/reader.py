@@ -85,22 +85,27 @@ WRITE_CUES: dict[str, str] = {
     r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
 }
 _NEGATION = (
-    r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without)\b\s+(?:\w+\s+){0,2}?"
-    r"|(?:不要|别|不用|无需|不想|先不|不必|甭|没有?|不)(?:再|要|用|必|点过?|去)?)"
+    r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
+    r"|\bnot (?:asking|trying|looking|wanting|planning|going)(?: you)? to\s+"
+    # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
+    r"|(?:不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
+    r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
 )
 _WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
-_NEGATED = re.compile(
-    "|".join(f"{_NEGATION}(?:{cue})\\w*" for cue in WRITE_CUES.values())
-    # "cancel算了", "退货就不用了": the action named, then called off.
-    + "|"
-    + "|".join(
-        f"(?:{cue})\\w{{0,3}}?\\s?(?:就|还是)?(?:算了|不用了|不必了)" for cue in WRITE_CUES.values()
+# Per intent, so that a nearer word of another write ("do not send me emails": "send"
+# is a change's word too) never hides the one negated.
+_NEGATED = {
+    intent: re.compile(
+        f"{_NEGATION}(?:{cue})\\w*"
+        # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
+        f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
     )
-)
+    for intent, cue in WRITE_CUES.items()
+}
 
 
 # "I got an e-mail saying so" tells what happened; it asks for no e-mail.
@@ -122,9 +127,12 @@ def negated_writes(clause: str) -> frozenset[str]:
     if _LASTING.search(lowered) and not ORDER_ID.search(lowered):
         # The account's default address is itself the lasting thing ("账户默认地址改成…").
         return frozenset(_CUES) - {"update_account"}
-    asked = _NEGATED.sub(" ", lowered)
     told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
-    negated = {i for i, cue in _CUES.items() if cue.search(lowered) and not cue.search(asked)}
+    negated = {
+        i
+        for i, cue in _CUES.items()
+        if cue.search(lowered) and not cue.search(_NEGATED[i].sub(" ", lowered))
+    }
     return frozenset(negated | told)
 
 

@@ -52,3 +52,27 @@ def test_an_email_told_of_is_no_email_asked_for() -> None:
     assert understand("is #W1234567 cancelled now? we got an email saying it was").intents == (
         "order_status",
     )
+
+
+@pytest.mark.parametrize(
+    ("clause", "withdrawn"),
+    [
+        # the one it is done for between the negation and the action
+        ("先别替我发通知", "notify"),
+        ("不需要帮我退掉", "return_items"),
+        # a nearer word of another write does not hide the one negated
+        ("never send me e-mails about it", "notify"),
+        # "no" before the action's noun; "not asking to"
+        ("no exchange for now", "exchange_items"),
+        ("i am not trying to cancel", "cancel_order"),
+        # named, then called off
+        ("通知就别发了", "notify"),
+    ],
+)
+def test_a_withdrawn_write_in_other_words(clause: str, withdrawn: str) -> None:
+    assert withdrawn in negated_writes(clause)
+
+
+@pytest.mark.parametrize("clause", ["这个不要了，取消掉", "no, return it", "别问了，直接退货"])
+def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
+    assert not negated_writes(clause) & {"cancel_order", "return_items"}

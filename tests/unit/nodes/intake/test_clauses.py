@@ -25,6 +25,7 @@ def _read(text: str) -> list[tuple[str, str]]:
         # an id after the question's last word leaves it a question
         "取消了没 #W7654321",
         "was it returned? order W7654321",
+        "退货以后多久能到账",
     ],
 )
 def test_a_question_about_state_is_a_question(text: str) -> None:
