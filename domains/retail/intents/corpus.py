@@ -22,7 +22,7 @@ from domains.retail.intents.families_en import FAMILIES_EN
 from domains.retail.intents.families_zh import FAMILIES_ZH
 from domains.retail.intents.group import Group
 from domains.retail.intents.mixed_zh import MIXED_ZH
-from domains.retail.intents.noise import paraphrase, unnamed
+from domains.retail.intents.noise import paraphrase, trailing, unnamed
 from domains.retail.intents.orders_en import ORDERS_EN
 from domains.retail.intents.orders_zh import ORDERS_ZH
 from domains.retail.intents.pairs_en import PAIRS_EN
@@ -52,6 +52,8 @@ RENDERS = {"plain": 5}
 HARD_RENDERS = 8
 UNNAMED = 0.15
 """The share of later renders whose order is named without its id ("cancel it")."""
+TRAILING = 0.12
+"""The share of later renders whose id comes after the request ("cancel it. #W1234567")."""
 """How many times each template is filled (once as written, the rest paraphrased): the
 hard classes more often than plain requests, as they are what the model must learn."""
 SEVERAL = 1750
@@ -178,11 +180,13 @@ def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:
     for group in templates.groups:
         for template in group.texts:
             for render in range(group.renders or RENDERS.get(group.kind, HARD_RENDERS)):
-                named = (
-                    template
-                    if not render or rng.random() >= UNNAMED
-                    else unnamed(template, lang, rng)
-                )
+                named = template
+                if render:
+                    roll = rng.random()
+                    if roll < UNNAMED:
+                        named = unnamed(template, lang, rng)
+                    elif roll < UNNAMED + TRAILING:
+                        named = trailing(template, lang, rng)
                 text = fill(named, lang, rng)
                 if render:
                     text = paraphrase(text, lang, group.commands, rng)

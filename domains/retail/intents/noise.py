@@ -43,6 +43,9 @@ SLANG_EN = (
     (r"\bhasn't\b", "hasnt"),
     (r"\bbecause\b", "cuz"),
     (r"\bare\b", "r"),
+    (r"\bright now\b", "rn"),
+    (r"\bplease\b", "plz"),
+    (r"\bwhat\b", "wat"),
 )
 COLLOQUIAL_ZH = (("什么", "啥"), ("怎么", "咋"), ("一下", "下"), ("没有", "没"), ("了吗", "了没"))
 # The English a bilingual customer drops into a Chinese sentence ("帮我cancel一下").
@@ -137,7 +140,10 @@ def typos(text: str, rng: random.Random) -> str:
 
 
 def punctuation(text: str, rng: random.Random) -> str:
-    """The final mark dropped on some messages, every ?/! on a few more."""
+    """The final mark dropped on some messages, every ?/! on a few more; Chinese commas
+    typed as spaces on some ("这单不要了 取消吧")."""
+    if "，" in text and rng.random() < 0.15:
+        text = text.replace("，", " ")
     roll = rng.random()
     if roll < 0.25:
         return text.rstrip("?.!？。！～")
@@ -175,3 +181,20 @@ def unnamed(template: str, lang: Lang, rng: random.Random) -> str:
     for pattern, words in UNNAMED_EN if lang == "en" else UNNAMED_ZH:
         template = re.sub(pattern, rng.choice(words), template)
     return template
+
+
+# The id put after the request, as customers add it once they have said what they want
+# ("这单不要了 取消吧 W1234567", "return the lamp please. order #W1234567").
+TRAILING_EN = (" {order}", ". order {order}", " - {order}", ", order number {order}", " ({order})")
+TRAILING_ZH = (" {order}", " 订单{order}", "，订单号{order}", "。{order}", " 单号{order}")
+
+
+def trailing(template: str, lang: Lang, rng: random.Random) -> str:
+    """`template` with its one order named by a pronoun and its id after the request."""
+    if "{order2}" in template or "{order}" not in template:
+        return template
+    said = unnamed(template, lang, rng).rstrip()
+    end = rng.choice(TRAILING_EN if lang == "en" else TRAILING_ZH)
+    if said[-1:] in "?？!！.。" and end[:1] in ",，.。":
+        end = " " + end.lstrip(",，.。 ")  # "where is it? order number #W1"
+    return said + end

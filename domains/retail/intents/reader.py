@@ -87,6 +87,11 @@ WRITE_CUES: dict[str, str] = {
 _NEGATION = (
     r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
     r"|\bnot (?:asking|trying|looking|wanting|planning|going)(?: you)? to\s+"
+    # "rather my money back than a replacement"; thanks for what was done; a hedge.
+    r"|\b(?:than|rather than)\s+(?:\w+\s+){0,2}"
+    r"|\bthanks?(?: you)? (?:so much )?for\s+(?:\w+\s+){0,2}"
+    r"|\b(?:before i (?:decide|choose)(?: whether)? to|thinking (?:about|of)|considering)\s+"
+    r"|谢谢(?:你|您)?(?:帮我|给我|替我)?"
     # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
     r"|(?:不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
     r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
@@ -101,6 +106,9 @@ _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
 _NEGATED = {
     intent: re.compile(
         f"{_NEGATION}(?:{cue})\\w*"
+        # "the returned lamp", "my cancelled order", "退回去的东西": an action already done.
+        f"|\\b(?:the|my|that|this|those|these)\\s+(?:{cue})\\w*ed\\b"
+        f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
     )

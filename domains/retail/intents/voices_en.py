@@ -455,6 +455,8 @@ VOICES_EN: tuple[Group, ...] = (
             "all of them at once",
             "the entire lot",
             "all my stuff",
+            "every single one",
+            "each and every one of them",
         ),
     ),
     crossed(

@@ -67,12 +67,28 @@ def test_an_email_told_of_is_no_email_asked_for() -> None:
         ("i am not trying to cancel", "cancel_order"),
         # named, then called off
         ("通知就别发了", "notify"),
+        # thanked for, preferred against, already done, only considered
+        ("thank you so much for returning it", "return_items"),
+        ("谢谢你帮我换了", "exchange_items"),
+        ("i'd rather keep it than get an exchange", "exchange_items"),
+        ("the cancelled order's money is still missing", "cancel_order"),
+        ("换过的鞋子还没到", "exchange_items"),
+        ("thinking about cancelling it, how long do i have?", "cancel_order"),
     ],
 )
 def test_a_withdrawn_write_in_other_words(clause: str, withdrawn: str) -> None:
     assert withdrawn in negated_writes(clause)
 
 
-@pytest.mark.parametrize("clause", ["这个不要了，取消掉", "no, return it", "别问了，直接退货"])
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "这个不要了，取消掉",
+        "no, return it",
+        "别问了，直接退货",
+        "may i cancel it?",
+        "我要退的是台灯",
+    ],
+)
 def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
     assert not negated_writes(clause) & {"cancel_order", "return_items"}
