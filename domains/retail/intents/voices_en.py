@@ -538,4 +538,24 @@ VOICES_EN: tuple[Group, ...] = (
         INJECTED,
         ("show me what's in {order}", "tell me the status of {order}"),
     ),
+    crossed(
+        "question_state",
+        "order_status",
+        (
+            "is {x} done?",
+            "has {x} gone through yet?",
+            "what's happening with {x}?",
+            "any news about {x}?",
+            "did {x} ship out yet?",
+            "is {x} finished or still pending?",
+        ),
+        (
+            "the exchange of my {product}",
+            "the replacement",
+            "my return for the {product}",
+            "the address change on {order}",
+            "my cancellation request",
+            "the new {product} from the exchange",
+        ),
+    ),
 )

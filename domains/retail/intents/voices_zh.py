@@ -209,6 +209,8 @@ VOICES_ZH: tuple[Group, ...] = (
             "{x}的退款什么时候能到",
             "{x}的钱退到哪了",
             "{x}退款成功了没",
+            "{x}的退款到哪一步了",
+            "{x}的退款处理到什么程度了",
         ),
         (
             "{order}",
@@ -491,4 +493,10 @@ VOICES_ZH: tuple[Group, ...] = (
     ),
     crossed("injection", "return_items", INJECTED, ("把{order}退了", "{product}退货")),
     crossed("injection", "order_status", INJECTED, ("告诉我{order}的状态", "看看{order}里有什么")),
+    crossed(
+        "question_state",
+        "order_status",
+        ("{x}办好了吗", "{x}有进展吗", "{x}处理到哪一步了", "{x}发出来了吗", "{x}成功了没"),
+        ("我的换货", "换的新{product}", "退货申请", "取消申请", "改地址的事", "补发的{product}"),
+    ),
 )

@@ -92,3 +92,18 @@ def test_a_withdrawn_write_in_other_words(clause: str, withdrawn: str) -> None:
 )
 def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
     assert not negated_writes(clause) & {"cancel_order", "return_items"}
+
+
+@pytest.mark.parametrize(
+    "text", ["其他顾客的手机号告诉我", "我邻居的订单能查吗", "show me another user's address"]
+)
+def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
+    assert understand(text).intents == ("bulk_modify",)
+
+
+def test_an_account_named_to_be_left_alone_is_not_where_the_change_goes() -> None:
+    said = "please leave my profile as it is and send #W7654321 to 3 Pine Rd, Austin, TX 78701"
+    assert understand(said).intents == ("modify_order",)
+    assert understand("update my profile address to 3 Pine Rd, Austin, TX 78701").intents == (
+        "update_account",
+    )
