@@ -26,7 +26,7 @@ _BOUNDARY = re.compile(
     r"|,?\s*\b(?:and also|and then|also|then|plus|after that|afterwards|as well as|besides that)\b\s*"
     r"|,\s*(?:and|but)\s+"
     r"|(?<=[^\s,，])\s+(?:and|but)\s+(?=(?:please |pls |can you |could you |also )?"
-    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|is|was|has|did|refund)\b)"
+    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|which|who|will|does|is|was|has|did|refund)\b)"
     r"|(?=顺便|另外|还有|然后|同时|并且|再帮|再给|再把|再发|再查|再看)",
     re.IGNORECASE,
 )

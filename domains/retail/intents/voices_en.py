@@ -558,4 +558,18 @@ VOICES_EN: tuple[Group, ...] = (
             "the new {product} from the exchange",
         ),
     ),
+    group(
+        "refund_where",
+        "refund_status",
+        """
+        please send my refund already
+        I want the refund you promised me
+        you owe me a refund for {order}, where is it
+        give me my refund, it's been two weeks
+        send the money you owe me for the {product}
+        I'm still owed a refund on {order}
+        pay out my refund please
+        hurry up with my refund for {order}
+        """,
+    ),
 )
