@@ -97,6 +97,7 @@ _NEGATION = (
     r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
 )
 _WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
+_PAUSE = re.compile(r"[,，.;；。!！]")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
@@ -130,8 +131,11 @@ def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
     lowered = clause.lower()
-    if _WITHDRAWN.search(lowered):
-        return frozenset(_CUES)
+    if withdrawn := _WITHDRAWN.search(lowered):
+        # "nvm about the lamp, cancel #W1 instead": what follows the withdrawal is asked.
+        later = _PAUSE.split(lowered[withdrawn.end() :], maxsplit=1)[1:] or [""]
+        asked = {i for i, cue in _CUES.items() if cue.search(later[0])} - negated_writes(later[0])
+        return frozenset(_CUES) - asked
     if _LASTING.search(lowered) and not ORDER_ID.search(lowered):
         # The account's default address is itself the lasting thing ("账户默认地址改成…").
         return frozenset(_CUES) - {"update_account"}

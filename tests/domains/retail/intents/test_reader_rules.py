@@ -107,3 +107,9 @@ def test_an_account_named_to_be_left_alone_is_not_where_the_change_goes() -> Non
     assert understand("update my profile address to 3 Pine Rd, Austin, TX 78701").intents == (
         "update_account",
     )
+
+
+def test_what_follows_a_withdrawal_is_asked() -> None:
+    assert "cancel_order" not in negated_writes("never mind the lamp, cancel #w7654321 instead")
+    assert "cancel_order" in negated_writes("never mind, don't cancel it")
+    assert "return_items" in negated_writes("forget it, i'll keep the mat")

@@ -115,6 +115,8 @@ def test_each_of_several_conditions_gates_its_own_request(
         ("Has it shipped? If not, cancel it", ["Has it shipped?", "If not", "cancel it"]),
         ("hi! where is my refund?", ["hi!", "where is my refund?"]),
         ("list my orders and which of them shipped", ["list my orders", "which of them shipped"]),
+        # before a dash, the topic the rest asks about
+        ("the exchange for #W1234567 - done yet?", ["the exchange for #W1234567 - done yet?"]),
     ],
 )
 def test_several_requests_are_read_one_by_one(text: str, parts: list[str]) -> None:
