@@ -106,9 +106,17 @@ def clauses(text: str) -> tuple[Clause, ...]:
 _TRAILING_IDS = re.compile(r"(?:[\s,，:：]*#?[a-z_]*\d[\w-]*)+\s*$")
 
 
+# "已经发货的订单还能取消吗": whether a thing can still be done, asked of nothing the customer
+# names as theirs, is a question about the rule; of "我的订单" or an id it is a request.
+_STILL_POSSIBLE = re.compile(r"还(?:能|可以)[^，。？！,.?!]{1,20}?(?:吗|嘛|么)")
+_THEIRS = re.compile(r"我|帮|给|\d")
+
+
 def act_of(clause: str) -> Act:
     """Whether `clause` asks about something or asks for something to be done."""
     lowered = _TRAILING_IDS.sub("", clause.lower().strip()) or clause.lower().strip()
+    if _STILL_POSSIBLE.search(lowered) and not _THEIRS.search(clause):
+        return "question"
     if _REQUEST.search(lowered):
         return "command"
     if (

@@ -119,6 +119,8 @@ VOICES_EN: tuple[Group, ...] = (
             "was {x} delivered?",
             "could you let me know what's going on with {x}",
             "pull up {x} please",
+            "can u see if {x} went out yet",
+            "check whether {x} has left the warehouse",
         ),
         ORDER_REFS,
     ),
@@ -608,5 +610,16 @@ VOICES_EN: tuple[Group, ...] = (
         try to cancel {order}; if that doesn't work I want a human
         cancel it please, otherwise transfer me to an agent
         """,
+    ),
+    crossed(
+        "plain",
+        "exchange_items",
+        (
+            "{x} is faulty, send me a replacement",
+            "I'd like a replacement for {x}",
+            "no refund, just replace {x} with a new one",
+            "can you swap {x} for a new one?",
+        ),
+        RECEIVED_REFS,
     ),
 )

@@ -538,4 +538,15 @@ VOICES_ZH: tuple[Group, ...] = (
         先试试取消，取消不了就叫人工来
         """,
     ),
+    crossed(
+        "plain",
+        "exchange_items",
+        (
+            "{x}坏了，给我换个新的",
+            "不要退款，{x}换个新的",
+            "{x}有问题，换一个新的给我",
+            "{x}能换个新的吗",
+        ),
+        RECEIVED_REFS,
+    ),
 )

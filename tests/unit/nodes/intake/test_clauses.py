@@ -26,6 +26,8 @@ def _read(text: str) -> list[tuple[str, str]]:
         "取消了没 #W7654321",
         "was it returned? order W7654321",
         "退货以后多久能到账",
+        # whether a thing can still be done, of nothing the customer names as theirs
+        "已经签收的订单还能退吗",
     ],
 )
 def test_a_question_about_state_is_a_question(text: str) -> None:
@@ -42,6 +44,8 @@ def test_a_question_about_state_is_a_question(text: str) -> None:
         "麻烦取消一下吗",
         "cancel it",
         "取消 W7654321",
+        "我的订单还能取消吗",
+        "W7654321还能改地址吗",
     ],
 )
 def test_asking_for_something_to_be_done_is_a_command(text: str) -> None:
