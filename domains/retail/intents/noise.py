@@ -67,7 +67,18 @@ MIX_ZH = (
     ("状态", "status"),
     ("价格", "price"),
     ("尺码", "size"),
+    ("政策", "policy"),
+    ("快递单号", "tracking number"),
+    ("收据", "receipt"),
+    ("确认邮件", "confirmation email"),
+    ("发票", "invoice"),
+    ("默认", "default"),
+    ("有货", "in stock"),
+    ("颜色", "color"),
+    ("人工", "agent"),
 )
+# The Chinese a bilingual customer puts around an English request ("hi亲 where is my order").
+AROUND_EN = (("亲 ", ""), ("hi亲 ", ""), ("你好，", ""), ("", " 谢谢"), ("", "哈"), ("", "，急"))
 WORD = re.compile(r"(?<![\w#@_])[A-Za-z]{4,}(?![\w@_])")
 
 
@@ -77,6 +88,9 @@ def paraphrase(text: str, lang: Lang, commands: bool, rng: random.Random) -> str
     if lang == "en":
         text = slang(text, rng) if rng.random() < 0.2 else text
         text = typos(text, rng) if rng.random() < 0.25 else text
+        if rng.random() < 0.04:
+            before, after = rng.choice(AROUND_EN)
+            text = before + text + after
     else:
         text = colloquial(text, rng) if rng.random() < 0.25 else text
         text = mix(text, rng) if rng.random() < 0.25 else text
