@@ -21,10 +21,13 @@ Act = Literal["command", "question", "conditional"]
 
 # Where one request ends and the next begins. The Chinese connectives are
 # kept with the clause they open, so "顺便发邮件" still reads as a request. A dash
-# does not: what comes before it is often the topic the rest asks about ("refund for
-# #W1 - how much and when?", "my return - has it arrived?"), no request of its own.
+# before a question does not: what comes before it is the topic the question asks
+# about ("refund for #W1 - how much and when?", "my return - has it arrived?"), no
+# request of its own ("don't cancel it - change the address instead" is two).
 _BOUNDARY = re.compile(
     r"(?<=[?？!！;；。\n])\s*|(?<=[a-z0-9)]\.)\s+"
+    r"|\s+[-–—]+\s+(?!(?:how|what|when|where|why|which|who|is|are|was|were|has|have|had"
+    r"|did|does|do|any|done)\b)"
     r"|,?\s*\b(?:and also|and then|also|then|plus|after that|afterwards|as well as|besides that)\b\s*"
     r"|,\s*(?:and|but)\s+"
     r"|(?<=[^\s,，])\s+(?:and|but)\s+(?=(?:please |pls |can you |could you |also )?"

@@ -121,6 +121,7 @@ def test_each_of_several_conditions_gates_its_own_request(
         ("list my orders and which of them shipped", ["list my orders", "which of them shipped"]),
         # before a dash, the topic the rest asks about
         ("the exchange for #W1234567 - done yet?", ["the exchange for #W1234567 - done yet?"]),
+        ("don't cancel it - swap the payment", ["don't cancel it", "swap the payment"]),
     ],
 )
 def test_several_requests_are_read_one_by_one(text: str, parts: list[str]) -> None:
