@@ -353,22 +353,32 @@ def extract_slots(
     }
 
 
+# "Don't touch my account address, only change it on #W1", "leave my profile alone": the
+# account named to be kept out of it is not where the change goes.
+_NOT_THE_ACCOUNT = re.compile(
+    r"\b(?:don'?t|do not|never|not)\b\s+(?:\w+\s+){0,2}(?:account|profile)\b"
+    r"|\b(?:leave|keep)\s+(?:my |the )?(?:account|profile)\b"
+    r"|(?:别|不要|不用|不)(?:动|改|碰)?(?:我的)?(?:账户|账号|个人)"
+)
+
+
 def _resolve_overlaps(
     found: list[str], lowered: str, has_orders: bool, *, keywords: bool = False
 ) -> list[str]:
     """The labelling rules two readings of one request overlap by (LABELS.md)."""
     drop: set[str] = set()
+    on_account_words = any_match(ACCOUNT_WORDS, _NOT_THE_ACCOUNT.sub(" ", lowered))
     # "refund" inside a return/cancel request is part of that request.
     if {"return_items", "cancel_order"} & set(found) and not any_match(REFUND_QUESTION, lowered):
         drop.add("refund_status")
     # An address change is the named order's, else the account's.
     if "modify_order" in found and "update_account" in found:
         names_order = has_orders or any_match(ORDER_WORDS, lowered)
-        on_account = any_match(ACCOUNT_WORDS, lowered) or not names_order
+        on_account = on_account_words or not names_order
         drop.add("modify_order" if on_account else "update_account")
     # "Change its address" with an order named is that order's address.
     account_only = "update_account" in found and "modify_order" not in found
-    if account_only and has_orders and not any_match(ACCOUNT_WORDS, lowered):
+    if account_only and has_orders and not on_account_words:
         found = ["modify_order" if i == "update_account" else i for i in found]
     # The keyword rules read "track" in every lateness complaint: there it is the same ask.
     if keywords and "delay_complaint" in found:

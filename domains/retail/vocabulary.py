@@ -51,7 +51,8 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:everyone|everybody)'?s?\b",
         r"\bother (?:customers?|users?|people)'?s?\b",
         r"\bbulk\b",
-        "所有用户|所有客户|所有人|批量|别人的|其他用户|其他客户|其他人的|他人",
+        "所有用户|所有客户|所有人|批量|别人的|其他用户|其他客户|其他人的|他人"
+        "|(?:别的|其他|其它)(?:用户|客户|顾客|买家|会员)",
         r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
         r"\bsomeone else'?s\b",
         # Somebody else's records, however the customer is related to them.
@@ -61,7 +62,8 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"|wife|mother|mom|father|dad|brother|sister|colleague|boss|son|daughter|partner|roommate)\b",
         r"\b(?:orders?|accounts?) (?:placed |made )?by \S+@\S+",
         r"\bevery (?:customer|user|client)'?s?\b",
-        "(?:朋友|邻居|老公|老婆|丈夫|妻子|妈妈|爸爸|同事|家人|室友|别的用户|其他用户)\\S{0,4}的(?:订单|地址|账户|账号|邮箱|信息)",
+        "(?:朋友|邻居|老公|老婆|丈夫|妻子|妈妈|爸爸|同事|家人|室友|别的用户|其他用户)\\S{0,4}的\\S{0,3}?"
+        "(?:订单|地址|账户|账号|邮箱|信息|电话|手机号|购买记录)",
         # A customer id in the text (first_last_1234): the session's own
         # customer never needs to name one, so it points at someone else.
         r"\b[a-z]+(?:_[a-z]+)+_\d{4}\b",

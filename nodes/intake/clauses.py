@@ -20,13 +20,18 @@ from typing import Literal
 Act = Literal["command", "question", "conditional"]
 
 # Where one request ends and the next begins. The Chinese connectives are
-# kept with the clause they open, so "顺便发邮件" still reads as a request.
+# kept with the clause they open, so "顺便发邮件" still reads as a request. A dash
+# before a question does not: what comes before it is the topic the question asks
+# about ("refund for #W1 - how much and when?", "my return - has it arrived?"), no
+# request of its own ("don't cancel it - change the address instead" is two).
 _BOUNDARY = re.compile(
-    r"(?<=[?？!！;；。\n])\s*|(?<=[a-z0-9)]\.)\s+|\s+[-–—]+\s+"
+    r"(?<=[?？!！;；。\n])\s*|(?<=[a-z0-9)]\.)\s+"
+    r"|\s+[-–—]+\s+(?!(?:how|what|when|where|why|which|who|is|are|was|were|has|have|had"
+    r"|did|does|do|any|done)\b)"
     r"|,?\s*\b(?:and also|and then|also|then|plus|after that|afterwards|as well as|besides that)\b\s*"
     r"|,\s*(?:and|but)\s+"
     r"|(?<=[^\s,，])\s+(?:and|but)\s+(?=(?:please |pls |can you |could you |also )?"
-    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|is|was|has|did|refund)\b)"
+    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|which|who|will|does|is|was|has|did|refund)\b)"
     r"|(?=顺便|另外|还有|然后|同时|并且|再帮|再给|再把|再发|再查|再看)",
     re.IGNORECASE,
 )
@@ -56,8 +61,8 @@ _QUESTION_END = re.compile(
     r"[?？]\s*$|(?:吗|呢|么|嘛|没|没有|了没|没呢"
     r"|怎样的?|怎么样|是什么|是多少|多少钱|多久|几天|哪些|哪个|哪里|哪儿)\s*[?？]?\s*$"
 )
-# A Chinese question word inside the clause: "退了多少", "退到哪张卡了", "什么时候到".
-_QUESTION_WORD_ZH = re.compile(r"多少|哪[张个里儿些天家位一]|什么时候|啥时候|几时|为什么|为啥")
+# A Chinese question word inside the clause: "退了多少", "退到哪张卡了", "什么时候到", "多久能退".
+_QUESTION_WORD_ZH = re.compile(r"多少|多久|哪[张个里儿些天家位一]|什么时候|啥时候|几时|为什么|为啥")
 _QUESTION_START = re.compile(
     r"^\s*(?:is|are|was|were|has|have|had|did|does|do|will|when|where|what|why|how|which|whats|what's|where's|wheres)\b"
 )
@@ -99,9 +104,22 @@ def clauses(text: str) -> tuple[Clause, ...]:
     return tuple(found) or (Clause(text.strip(), act_of(text)),)
 
 
+# Identifiers after a clause's last word ("退了吗 W8120937", "shipped? #W1"): they name what
+# it speaks of and leave its question mark or particle where it was.
+_TRAILING_IDS = re.compile(r"(?:[\s,，:：]*#?[a-z_]*\d[\w-]*)+\s*$")
+
+
+# "已经发货的订单还能取消吗": whether a thing can still be done, asked of nothing the customer
+# names as theirs, is a question about the rule; of "我的订单" or an id it is a request.
+_STILL_POSSIBLE = re.compile(r"还(?:能|可以)[^，。？！,.?!]{1,20}?(?:吗|嘛|么)")
+_THEIRS = re.compile(r"我|帮|给|\d")
+
+
 def act_of(clause: str) -> Act:
     """Whether `clause` asks about something or asks for something to be done."""
-    lowered = clause.lower().strip()
+    lowered = _TRAILING_IDS.sub("", clause.lower().strip()) or clause.lower().strip()
+    if _STILL_POSSIBLE.search(lowered) and not _THEIRS.search(clause):
+        return "question"
     if _REQUEST.search(lowered):
         return "command"
     if (

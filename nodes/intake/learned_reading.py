@@ -30,13 +30,18 @@ READ_THRESHOLD = 0.5
 WRITE_THRESHOLD = 0.5
 UNWORDED = 0.97
 UNCERTAIN = 0.25
-"""Below this a label is simply not there; between it and the threshold, a
-write is "uncertain" and a read is taken only when nothing else is."""
+"""Below this a write is simply not there; between it and the threshold it is
+"uncertain" (reported, not read), and a read is plausible (`LearnedReading.plausible`)."""
+LEANING = 0.15
+"""A clause the model reads nothing in is read as the read it leans to most, if that has
+this much: a message in words the corpus never used gets low scores throughout, and a
+look-up answers it better than "nothing applies" (a read changes nothing; writes are never
+taken this way)."""
 SURE = 0.95
 BESIDE = 0.7
 """Beside a read the model is `SURE` of, another read needs `BESIDE`."""
 CLEAR = 0.97
-"""A request read alone this surely needs no help from the condition gating it."""
+"""A change read alone this surely needs no help from the condition gating it."""
 ALONE_THRESHOLD = 0.7
 """A refusal of the whole message (a bulk change) the model reads at this confidence:
 refusing only narrows what runs, and the domain's rules read it too."""
@@ -87,7 +92,7 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     scored = model.scores_many([*texts, *gated, text] if len(parts) > 1 else texts)
     whole = scored[-1]
     if gated:
-        scored = _with_conditions(asking, scored, len(texts))
+        scored = _with_conditions(asking, scored, len(texts), vocabulary.writes)
     refused = _ordered(
         {a for a in vocabulary.alone if whole.get(a, 0.0) >= ALONE_THRESHOLD}, model.labels
     )
@@ -121,20 +126,28 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
 
 
 def _with_conditions(
-    asking: list[Clause], scored: list[dict[str, float]], alone: int
+    asking: list[Clause], scored: list[dict[str, float]], alone: int, writes: frozenset[str]
 ) -> list[dict[str, float]]:
-    """Each request's scores: read alone (the first `alone` of `scored`), unless the model
-    is sure of nothing in it (`CLEAR`); then as read with the condition gating it, which
-    the rows after them hold, one per gated request ("if my refund is done, tell me when
-    it reaches my card" asks about the refund; "cancel #W1 unless it shipped" is a cancel
-    whatever the condition says)."""
+    """Each request's scores: read alone (the first `alone` of `scored`) when the model is
+    sure (`CLEAR`) of a change in it, else as read with the condition gating it, which the
+    rows after them hold, one per gated request. A change stands whatever gates it
+    ("cancel #W1 unless it shipped" is a cancel); a question is about what the condition
+    names ("if my refund is done, tell me when it lands" asks about the refund, though
+    "tell me when it lands" alone asks about a parcel). A request the model is sure of
+    alone takes no change from its condition ("if the return went through, where is my
+    refund?" asks for no return): its writes stay at most what they were alone."""
     read = list(scored[:alone])
     with_condition = iter(scored[alone:-1])
     for at, clause in enumerate(asking):
         if clause.reading != clause.text:
             gated = next(with_condition)
-            if max(read[at].values()) < CLEAR:
+            own = read[at]
+            if max(own.values()) < CLEAR:
                 read[at] = gated
+            elif not any(own.get(w, 0.0) >= CLEAR for w in writes):
+                read[at] = {
+                    k: min(p, own.get(k, 0.0)) if k in writes else p for k, p in gated.items()
+                }
     return read
 
 
@@ -168,7 +181,7 @@ def _clause_intents(scores: dict[str, float], vocabulary: Vocabulary) -> tuple[s
     }
     if not picked:
         best = max((s for s in scores if s not in vocabulary.alone), key=lambda s: scores[s])
-        if best not in vocabulary.writes and scores[best] >= UNCERTAIN:
+        if best not in vocabulary.writes and scores[best] >= LEANING:
             picked = {best}
     return picked, unsure
 

@@ -1,6 +1,6 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
-Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, mixed_zh) × slot values (slots) × paraphrase
+Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, families_*, voices_*, mixed_zh) × slot values (slots) × paraphrase
 layers (noise), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
@@ -22,7 +22,7 @@ from domains.retail.intents.families_en import FAMILIES_EN
 from domains.retail.intents.families_zh import FAMILIES_ZH
 from domains.retail.intents.group import Group
 from domains.retail.intents.mixed_zh import MIXED_ZH
-from domains.retail.intents.noise import paraphrase, unnamed
+from domains.retail.intents.noise import paraphrase, trailing, unnamed
 from domains.retail.intents.orders_en import ORDERS_EN
 from domains.retail.intents.orders_zh import ORDERS_ZH
 from domains.retail.intents.pairs_en import PAIRS_EN
@@ -34,6 +34,8 @@ from domains.retail.intents.scope_zh import SCOPE_ZH, SMALLTALK_ZH, WITHDRAW_ZH
 from domains.retail.intents.service_en import SERVICE_EN
 from domains.retail.intents.service_zh import SERVICE_ZH
 from domains.retail.intents.slots import fill
+from domains.retail.intents.voices_en import VOICES_EN
+from domains.retail.intents.voices_zh import VOICES_ZH
 from domains.retail.intents.withdrawals import (
     ACTIONS_EN,
     ACTIONS_ZH,
@@ -50,11 +52,13 @@ RENDERS = {"plain": 5}
 HARD_RENDERS = 8
 UNNAMED = 0.15
 """The share of later renders whose order is named without its id ("cancel it")."""
+TRAILING = 0.12
+"""The share of later renders whose id comes after the request ("cancel it. #W1234567")."""
 """How many times each template is filled (once as written, the rest paraphrased): the
 hard classes more often than plain requests, as they are what the model must learn."""
 SEVERAL = 1750
 WITHDRAWN = 350
-CHATTED = 350
+CHATTED = 600
 """Per language: messages of several requests, withdrawal + request, small talk + request."""
 HARD_KINDS = (
     "question_state",
@@ -124,6 +128,7 @@ TEMPLATES: dict[Lang, Templates] = {
         + PAIRS_EN
         + SCOPE_EN
         + FAMILIES_EN
+        + VOICES_EN
         + (WITHDRAWALS_EN,),
         WITHDRAW_EN + as_pairs(FRAMES_EN, ACTIONS_EN),
         SMALLTALK_EN,
@@ -138,6 +143,7 @@ TEMPLATES: dict[Lang, Templates] = {
         + MIXED_ZH
         + SCOPE_ZH
         + FAMILIES_ZH
+        + VOICES_ZH
         + (WITHDRAWALS_ZH,),
         WITHDRAW_ZH + as_pairs(FRAMES_ZH, ACTIONS_ZH),
         SMALLTALK_ZH,
@@ -174,11 +180,13 @@ def generated(templates: Templates, rng: random.Random) -> Iterator[Example]:
     for group in templates.groups:
         for template in group.texts:
             for render in range(group.renders or RENDERS.get(group.kind, HARD_RENDERS)):
-                named = (
-                    template
-                    if not render or rng.random() >= UNNAMED
-                    else unnamed(template, lang, rng)
-                )
+                named = template
+                if render:
+                    roll = rng.random()
+                    if roll < UNNAMED:
+                        named = unnamed(template, lang, rng)
+                    elif roll < UNNAMED + TRAILING:
+                        named = trailing(template, lang, rng)
                 text = fill(named, lang, rng)
                 if render:
                     text = paraphrase(text, lang, group.commands, rng)

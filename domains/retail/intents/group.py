@@ -50,3 +50,14 @@ def pairs(block: str) -> tuple[tuple[str, str], ...]:
     """`intent | text` lines as (intent, text) pairs."""
     found = (line.split("|", 1) for line in lines(block))
     return tuple((intent.strip(), text.strip()) for intent, text in found)
+
+
+def crossed(
+    kind: str, intents: str, frames: tuple[str, ...], fillers: tuple[str, ...], renders: int = 2
+) -> Group:
+    """Every frame with every filler put for its `{x}` (slots such as {order} are left for
+    `fill`): the wording of a request and the way its object is named vary apart, so the
+    reader learns each rather than a few fixed sentences. Filled fewer times than a
+    written template, as there are many and they differ by a phrase."""
+    texts = tuple(dict.fromkeys(frame.replace("{x}", f) for f in fillers for frame in frames))
+    return Group(kind, tuple(sorted(intents.split())), texts, renders)

@@ -9,12 +9,27 @@ import re
 
 from nodes.language import Lang
 
-PREFIX_EN = ("hi, ", "hello, ", "hey ", "hi there! ", "excuse me, ", "quick question: ", "um, ")
+# fmt: off
+PREFIX_EN = (
+    "hi, ", "hello, ", "hey ", "hi there! ", "excuse me, ", "quick question: ", "um, ",
+    "so ", "ok ", "yo ", "good morning, ", "sorry, ", "one more thing: ", "btw ", "hello again, ",
+)
 PREFIX_EN_COMMAND = ("please ", "pls ", "ok so ", "hey, ")
-SUFFIX_EN = (" please", ", thanks", " thx", " ty", ", thank you!", " :)", "!!", ", cheers")
-PREFIX_ZH = ("亲，", "你好，", "您好，", "在吗？", "那个，", "嗯，", "你好，我想问下，")
+SUFFIX_EN = (
+    " please", ", thanks", " thx", " ty", ", thank you!", " :)", "!!", ", cheers",
+    " right now", " asap", " for me", " real quick", " again", " at the moment", " with you guys",
+    "??", " lol", ", appreciate it",
+)
+PREFIX_ZH = (
+    "亲，", "你好，", "您好，", "在吗？", "那个，", "嗯，", "你好，我想问下，",
+    "请问", "麻烦问下，", "打扰一下，", "辛苦了～ ", "对了，", "客服你好，", "哈喽，",
+)
 PREFIX_ZH_COMMAND = ("麻烦", "请", "麻烦你", "帮忙")
-SUFFIX_ZH = ("，谢谢", "，谢啦", "，辛苦了", "呀", "哈", "～", "，多谢", "，急！")
+SUFFIX_ZH = (
+    "，谢谢", "，谢啦", "，辛苦了", "呀", "哈", "～", "，多谢", "，急！",
+    "啊", "呢", "吧", "，急用", "，在线等", "，麻烦快点", "？？", "，谢谢亲",
+)
+# fmt: on
 SLANG_EN = (
     (r"\byou\b", "u"),
     (r"\byour\b", "ur"),
@@ -28,6 +43,9 @@ SLANG_EN = (
     (r"\bhasn't\b", "hasnt"),
     (r"\bbecause\b", "cuz"),
     (r"\bare\b", "r"),
+    (r"\bright now\b", "rn"),
+    (r"\bplease\b", "plz"),
+    (r"\bwhat\b", "wat"),
 )
 COLLOQUIAL_ZH = (("什么", "啥"), ("怎么", "咋"), ("一下", "下"), ("没有", "没"), ("了吗", "了没"))
 # The English a bilingual customer drops into a Chinese sentence ("帮我cancel一下").
@@ -49,7 +67,18 @@ MIX_ZH = (
     ("状态", "status"),
     ("价格", "price"),
     ("尺码", "size"),
+    ("政策", "policy"),
+    ("快递单号", "tracking number"),
+    ("收据", "receipt"),
+    ("确认邮件", "confirmation email"),
+    ("发票", "invoice"),
+    ("默认", "default"),
+    ("有货", "in stock"),
+    ("颜色", "color"),
+    ("人工", "agent"),
 )
+# The Chinese a bilingual customer puts around an English request ("hi亲 where is my order").
+AROUND_EN = (("亲 ", ""), ("hi亲 ", ""), ("你好，", ""), ("", " 谢谢"), ("", "哈"), ("", "，急"))
 WORD = re.compile(r"(?<![\w#@_])[A-Za-z]{4,}(?![\w@_])")
 
 
@@ -59,6 +88,9 @@ def paraphrase(text: str, lang: Lang, commands: bool, rng: random.Random) -> str
     if lang == "en":
         text = slang(text, rng) if rng.random() < 0.2 else text
         text = typos(text, rng) if rng.random() < 0.25 else text
+        if rng.random() < 0.04:
+            before, after = rng.choice(AROUND_EN)
+            text = before + text + after
     else:
         text = colloquial(text, rng) if rng.random() < 0.25 else text
         text = mix(text, rng) if rng.random() < 0.25 else text
@@ -122,7 +154,10 @@ def typos(text: str, rng: random.Random) -> str:
 
 
 def punctuation(text: str, rng: random.Random) -> str:
-    """The final mark dropped on some messages, every ?/! on a few more."""
+    """The final mark dropped on some messages, every ?/! on a few more; Chinese commas
+    typed as spaces on some ("这单不要了 取消吧")."""
+    if "，" in text and rng.random() < 0.15:
+        text = text.replace("，", " ")
     roll = rng.random()
     if roll < 0.25:
         return text.rstrip("?.!？。！～")
@@ -160,3 +195,20 @@ def unnamed(template: str, lang: Lang, rng: random.Random) -> str:
     for pattern, words in UNNAMED_EN if lang == "en" else UNNAMED_ZH:
         template = re.sub(pattern, rng.choice(words), template)
     return template
+
+
+# The id put after the request, as customers add it once they have said what they want
+# ("这单不要了 取消吧 W1234567", "return the lamp please. order #W1234567").
+TRAILING_EN = (" {order}", ". order {order}", " - {order}", ", order number {order}", " ({order})")
+TRAILING_ZH = (" {order}", " 订单{order}", "，订单号{order}", "。{order}", " 单号{order}")
+
+
+def trailing(template: str, lang: Lang, rng: random.Random) -> str:
+    """`template` with its one order named by a pronoun and its id after the request."""
+    if "{order2}" in template or "{order}" not in template:
+        return template
+    said = unnamed(template, lang, rng).rstrip()
+    end = rng.choice(TRAILING_EN if lang == "en" else TRAILING_ZH)
+    if said[-1:] in "?？!！.。" and end[:1] in ",，.。":
+        end = " " + end.lstrip(",，.。 ")  # "where is it? order number #W1"
+    return said + end

@@ -85,22 +85,36 @@ WRITE_CUES: dict[str, str] = {
     r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
 }
 _NEGATION = (
-    r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without)\b\s+(?:\w+\s+){0,2}?"
-    r"|(?:不要|别|不用|无需|不想|先不|不必|甭|没有?|不)(?:再|要|用|必|点过?|去)?)"
+    r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
+    r"|\bnot (?:asking|trying|looking|wanting|planning|going)(?: you)? to\s+"
+    # "rather my money back than a replacement"; thanks for what was done; a hedge.
+    r"|\b(?:than|rather than)\s+(?:\w+\s+){0,2}"
+    r"|\bthanks?(?: you)? (?:so much )?for\s+(?:\w+\s+){0,2}"
+    r"|\b(?:before i (?:decide|choose)(?: whether)? to|thinking (?:about|of)|considering)\s+"
+    r"|谢谢(?:你|您)?(?:帮我|给我|替我)?"
+    # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
+    r"|(?:不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
+    r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
 )
 _WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
+_PAUSE = re.compile(r"[,，.;；。!！]")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
-_NEGATED = re.compile(
-    "|".join(f"{_NEGATION}(?:{cue})\\w*" for cue in WRITE_CUES.values())
-    # "cancel算了", "退货就不用了": the action named, then called off.
-    + "|"
-    + "|".join(
-        f"(?:{cue})\\w{{0,3}}?\\s?(?:就|还是)?(?:算了|不用了|不必了)" for cue in WRITE_CUES.values()
+# Per intent, so that a nearer word of another write ("do not send me emails": "send"
+# is a change's word too) never hides the one negated.
+_NEGATED = {
+    intent: re.compile(
+        f"{_NEGATION}(?:{cue})\\w*"
+        # "the returned lamp", "my cancelled order", "退回去的东西": an action already done.
+        f"|\\b(?:the|my|that|this|those|these)\\s+(?:{cue})\\w*ed\\b"
+        f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
+        # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
+        f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
     )
-)
+    for intent, cue in WRITE_CUES.items()
+}
 
 
 # "I got an e-mail saying so" tells what happened; it asks for no e-mail.
@@ -117,14 +131,20 @@ def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
     lowered = clause.lower()
-    if _WITHDRAWN.search(lowered):
-        return frozenset(_CUES)
+    if withdrawn := _WITHDRAWN.search(lowered):
+        # "nvm about the lamp, cancel #W1 instead": what follows the withdrawal is asked.
+        later = _PAUSE.split(lowered[withdrawn.end() :], maxsplit=1)[1:] or [""]
+        asked = {i for i, cue in _CUES.items() if cue.search(later[0])} - negated_writes(later[0])
+        return frozenset(_CUES) - asked
     if _LASTING.search(lowered) and not ORDER_ID.search(lowered):
         # The account's default address is itself the lasting thing ("账户默认地址改成…").
         return frozenset(_CUES) - {"update_account"}
-    asked = _NEGATED.sub(" ", lowered)
     told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
-    negated = {i for i, cue in _CUES.items() if cue.search(lowered) and not cue.search(asked)}
+    negated = {
+        i
+        for i, cue in _CUES.items()
+        if cue.search(lowered) and not cue.search(_NEGATED[i].sub(" ", lowered))
+    }
     return frozenset(negated | told)
 
 
@@ -154,9 +174,14 @@ def item_change(found: list[str], lowered: str) -> list[str]:
 # "E-mail me when it ships", "email me the receipt": the e-mail waits on an event or
 # carries a document, and asks for none of the order's facts (LABELS.md).
 _MAIL_ONLY = re.compile(
-    r"\b(?:when|once|as soon as|the moment|after)\b.{0,40}?"
-    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone)"
+    r"\b(?:when|once|as soon as|the moment|after|if)\b.{0,40}?"
+    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone|leav|land)"
     r"|\b(?:receipt|invoice|copy|confirmation)\b"
+    # "发货了就发邮件", "送达后通知我", "电子收据": Chinese triggers and documents. A change
+    # ("有变化就通知我") is no event: the e-mail tells the order's state (the instruction suite).
+    r"|(?:发货|发出|寄出|出库|送达|到货|签收|到了|到账|退款|处理|办)(?:好|完)?了?(?:的时候|之后|以后|后|就|再)"
+    r"|(?:处理|办|弄|退)(?:好|完)了"
+    r"|收据|发票|确认(?:邮件|信|函)"
 )
 
 

@@ -54,27 +54,21 @@ SERVICE_EN: tuple[Group, ...] = (
         email me at {email}
         send the confirmation to {email}
         let me know by email when my refund is done
-        drop me an email about {order}
         I want an email receipt for {order}
         email me a copy please
-        send me a notification about {order}
         notify me by e-mail
-        shoot me an email with the tracking info
         forward the order summary to my inbox
         mail me the receipt for {order}
         keep me posted by email
         send me an update by email when it changes
         please notify me at {email}
         email me once it's done
-        send the details of {order} to my e-mail
         I'd like an e-mail confirmation
         email the invoice to {email}
         write me an email when the {product} ships
         send an email to me about this
         email me when the refund for {order} is processed
         send me an email once {order} is delivered
-        can I get an email update on {order}
-        email me the tracking details for {order}
         """,
     ),
     group(

@@ -53,17 +53,14 @@ SERVICE_ZH: tuple[Group, ...] = (
         发到{email}
         确认信发到{email}
         退款好了发邮件告诉我
-        关于{order}给我发个邮件
         给我发一下{order}的电子收据
         邮件发我一份
         {order}有变化就通知我
         用邮件通知我
-        把物流信息邮件发给我
         把订单摘要发到我邮箱里
         办完了发邮件跟我说一声
         有进展请邮件通知我
         通知发到{email}
-        {order}的详情发我邮箱
         我想要一封确认邮件
         发票发到{email}
         {product}发货了给我发邮件
@@ -72,7 +69,6 @@ SERVICE_ZH: tuple[Group, ...] = (
         {order}退款处理好了给我发邮件
         {order}送达后发邮件通知我
         {order}有更新请发邮件给我
-        把{order}的物流详情发到我邮箱
         """,
     ),
     group(

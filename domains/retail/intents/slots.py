@@ -132,6 +132,15 @@ PLAIN_THINGS: tuple[tuple[str, str], ...] = (
     ("blender", "搅拌机"), ("headset", "耳机"), ("mug", "杯子"), ("chair", "椅子"),
     ("shirt", "衬衫"), ("charger", "充电器"), ("toy", "玩具"), ("bag", "包"),
     ("rug", "地毯"), ("thing", "东西"), ("item", "商品"), ("stuff", "那个"),
+    # Everyday goods beyond the catalogue, as customers name them.
+    ("hair dryer", "吹风机"), ("monitor", "显示器"), ("phone case", "手机壳"),
+    ("tent", "帐篷"), ("sofa", "沙发"), ("mattress", "床垫"), ("pillow", "枕头"),
+    ("blanket", "毯子"), ("frying pan", "平底锅"), ("knife set", "刀具套装"),
+    ("toaster", "面包机"), ("microwave", "微波炉"), ("printer", "打印机"), ("router", "路由器"),
+    ("watch strap", "表带"), ("dress", "连衣裙"), ("jeans", "牛仔裤"), ("hoodie", "卫衣"),
+    ("socks", "袜子"), ("sandals", "凉鞋"), ("lipstick", "口红"), ("stroller", "婴儿车"),
+    ("scooter", "滑板车"), ("drone", "无人机"), ("rice cooker", "电饭煲"), ("fan", "电风扇"),
+    ("desk", "书桌"), ("curtains", "窗帘"), ("power bank", "移动电源"), ("cable", "数据线"),
 )  # fmt: skip
 
 

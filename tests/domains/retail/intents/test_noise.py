@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from domains.retail.intents.noise import mix, paraphrase, typos, unnamed
+from domains.retail.intents.noise import mix, paraphrase, trailing, typos, unnamed
 
 SENTENCE = "please cancel order #W1234567 and email confirmation to mia.garcia12@example.com"
 
@@ -66,4 +66,15 @@ def test_an_order_is_named_without_its_id_in_either_language() -> None:
     assert (
         unnamed("cancel {order} and {order2}", "en", random.Random(0))
         == "cancel {order} and {order2}"
+    )
+
+
+def test_an_id_after_the_request_names_the_order_once() -> None:
+    for seed in range(30):
+        for template, lang in (("cancel order {order} now", "en"), ("{order}怎么还没到？", "zh")):
+            text = trailing(template, lang, random.Random(seed))
+            assert text.count("{order}") == 1 and not text.startswith("{order}")
+            assert text.rstrip(")").endswith("{order}")
+    assert (
+        trailing("swap {order} and {order2}", "en", random.Random(0)) == "swap {order} and {order2}"
     )

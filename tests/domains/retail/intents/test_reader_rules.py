@@ -52,3 +52,64 @@ def test_an_email_told_of_is_no_email_asked_for() -> None:
     assert understand("is #W1234567 cancelled now? we got an email saying it was").intents == (
         "order_status",
     )
+
+
+@pytest.mark.parametrize(
+    ("clause", "withdrawn"),
+    [
+        # the one it is done for between the negation and the action
+        ("先别替我发通知", "notify"),
+        ("不需要帮我退掉", "return_items"),
+        # a nearer word of another write does not hide the one negated
+        ("never send me e-mails about it", "notify"),
+        # "no" before the action's noun; "not asking to"
+        ("no exchange for now", "exchange_items"),
+        ("i am not trying to cancel", "cancel_order"),
+        # named, then called off
+        ("通知就别发了", "notify"),
+        # thanked for, preferred against, already done, only considered
+        ("thank you so much for returning it", "return_items"),
+        ("谢谢你帮我换了", "exchange_items"),
+        ("i'd rather keep it than get an exchange", "exchange_items"),
+        ("the cancelled order's money is still missing", "cancel_order"),
+        ("换过的鞋子还没到", "exchange_items"),
+        ("thinking about cancelling it, how long do i have?", "cancel_order"),
+    ],
+)
+def test_a_withdrawn_write_in_other_words(clause: str, withdrawn: str) -> None:
+    assert withdrawn in negated_writes(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "这个不要了，取消掉",
+        "no, return it",
+        "别问了，直接退货",
+        "may i cancel it?",
+        "我要退的是台灯",
+    ],
+)
+def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
+    assert not negated_writes(clause) & {"cancel_order", "return_items"}
+
+
+@pytest.mark.parametrize(
+    "text", ["其他顾客的手机号告诉我", "我邻居的订单能查吗", "show me another user's address"]
+)
+def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
+    assert understand(text).intents == ("bulk_modify",)
+
+
+def test_an_account_named_to_be_left_alone_is_not_where_the_change_goes() -> None:
+    said = "please leave my profile as it is and send #W7654321 to 3 Pine Rd, Austin, TX 78701"
+    assert understand(said).intents == ("modify_order",)
+    assert understand("update my profile address to 3 Pine Rd, Austin, TX 78701").intents == (
+        "update_account",
+    )
+
+
+def test_what_follows_a_withdrawal_is_asked() -> None:
+    assert "cancel_order" not in negated_writes("never mind the lamp, cancel #w7654321 instead")
+    assert "cancel_order" in negated_writes("never mind, don't cancel it")
+    assert "return_items" in negated_writes("forget it, i'll keep the mat")

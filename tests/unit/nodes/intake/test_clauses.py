@@ -22,6 +22,12 @@ def _read(text: str) -> list[tuple[str, str]]:
         "did you change the address?",
         "退货的流程是怎样的",
         "换货一般要多久",
+        # an id after the question's last word leaves it a question
+        "取消了没 #W7654321",
+        "was it returned? order W7654321",
+        "退货以后多久能到账",
+        # whether a thing can still be done, of nothing the customer names as theirs
+        "已经签收的订单还能退吗",
     ],
 )
 def test_a_question_about_state_is_a_question(text: str) -> None:
@@ -37,6 +43,9 @@ def test_a_question_about_state_is_a_question(text: str) -> None:
         "能不能帮我退掉",
         "麻烦取消一下吗",
         "cancel it",
+        "取消 W7654321",
+        "我的订单还能取消吗",
+        "W7654321还能改地址吗",
     ],
 )
 def test_asking_for_something_to_be_done_is_a_command(text: str) -> None:
@@ -109,6 +118,10 @@ def test_each_of_several_conditions_gates_its_own_request(
         ),
         ("Has it shipped? If not, cancel it", ["Has it shipped?", "If not", "cancel it"]),
         ("hi! where is my refund?", ["hi!", "where is my refund?"]),
+        ("list my orders and which of them shipped", ["list my orders", "which of them shipped"]),
+        # before a dash, the topic the rest asks about
+        ("the exchange for #W1234567 - done yet?", ["the exchange for #W1234567 - done yet?"]),
+        ("don't cancel it - swap the payment", ["don't cancel it", "swap the payment"]),
     ],
 )
 def test_several_requests_are_read_one_by_one(text: str, parts: list[str]) -> None:

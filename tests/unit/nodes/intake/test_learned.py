@@ -282,15 +282,35 @@ def test_a_question_that_reads_what_it_asks_keeps_that_reading(
     assert learned_reading._asked_about({"open_door"}, VOCABULARY) == {"door_state"}
 
 
-def test_a_request_sure_of_itself_is_read_alone_the_condition_aside() -> None:
+def test_a_change_sure_of_itself_is_read_alone_the_condition_aside() -> None:
     parts = list(learned_reading.clauses("if it is sunny, open the window"))
     _, request = parts
+    writes = VOCABULARY.writes
     alone = {"open_door": 0.99, "weather": 0.01}
     gated = {"open_door": 0.2, "weather": 0.9}
     whole = {"open_door": 0.5, "weather": 0.5}
-    assert learned_reading._with_conditions([request], [alone, gated, whole], 1) == [alone]
+    conditioned = learned_reading._with_conditions
+    assert conditioned([request], [alone, gated, whole], 1, writes) == [alone]
     unclear = {"open_door": 0.6, "weather": 0.01}
-    assert learned_reading._with_conditions([request], [unclear, gated, whole], 1) == [gated]
+    assert conditioned([request], [unclear, gated, whole], 1, writes) == [gated]
+
+
+def test_a_question_is_read_with_the_condition_that_names_its_subject() -> None:
+    # "if the refund is out, tell me when it lands": alone, "when it lands" reads as a
+    # parcel's arrival however sure the model is; the condition says what "it" is.
+    _, request = learned_reading.clauses("if the door is shut, tell me how it looks")
+    sure_read = {"door_state": 0.99, "weather": 0.01}
+    gated = {"door_state": 0.1, "weather": 0.9}
+    read = learned_reading._with_conditions(
+        [request], [sure_read, gated, gated], 1, VOCABULARY.writes
+    )
+    assert read == [gated]
+    # … but takes no change from it: a write stays at most what it was alone.
+    naming = {"door_state": 0.1, "weather": 0.2, "open_door": 0.9}
+    read = learned_reading._with_conditions(
+        [request], [sure_read, naming, naming], 1, VOCABULARY.writes
+    )
+    assert read == [{"door_state": 0.1, "weather": 0.2, "open_door": 0.0}]
 
 
 def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
@@ -338,3 +358,18 @@ def test_without_sources_the_corpus_is_generated_by_every_process(
         monkeypatch.setattr(learned, "_LOADED", {})
         learned.load(ModelSpec("doors", LABELS, counted, str.lower), tmp_path)
     assert len(generated) == 2 and not list(tmp_path.glob("*.sources.json"))
+
+
+def test_a_clause_read_as_nothing_takes_the_read_the_model_leans_to() -> None:
+    # Words the corpus never used score low throughout: the strongest read is taken if it
+    # has `LEANING`, a write never is.
+    low = {
+        "open_door": 0.12,
+        "close_door": 0.0,
+        "weather": 0.18,
+        "door_state": 0.05,
+        "nothing": 0.1,
+    }
+    assert learned_reading._clause_intents(low, VOCABULARY)[0] == {"weather"}
+    faint = {**low, "weather": 0.1}
+    assert learned_reading._clause_intents(faint, VOCABULARY)[0] == set()
