@@ -3,7 +3,9 @@
 - confirm: only an explicit yes ("yes", "go ahead", "是的", or a yes leading a
   restatement of the same request) continues the request, with exactly the
   calls the question stated; a no changes nothing; a new request withdraws
-  the question and is handled as asked; anything else asks again, once.
+  the question and is handled as asked, and so does a correction naming other
+  records ("sorry, I meant #W2": the same request on them); anything else asks
+  again, once.
 - clarify: an id, a position ("the second one", "第二个"), a word that singles
   out one option ("the pending one"), or a yes when only one was offered picks
   the record and the original request goes on with it; a new request replaces
@@ -18,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nodes.contracts import Call, Question, Understanding
+from nodes.conversation.corrections import retargeted
 from nodes.conversation.questions import INTENT, MAX_ASKED
 from nodes.conversation.references import described
 from nodes.conversation.words import NO, YES, YES_LEAD, ordinal
@@ -68,6 +71,9 @@ def answer_to(
         if question.slot == INTENT:
             return Reply(question.request, outcome="picked", intent=picked)
         return Reply(f"{question.request} {picked}", outcome="picked")
+    if question.kind == "confirm" and (fixed := retargeted(question.request, asked, reading, bare)):
+        # "sorry, I meant #W2": the stated change is withdrawn, the request asked anew.
+        return Reply(fixed, note=_not_done(lang), outcome="new_request")
     if NO.match(lowered) and same:
         return Reply(text, note=_declined(lang), settled=True, outcome="declined")
     if _is_request(reading) and not same:

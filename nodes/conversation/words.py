@@ -30,14 +30,26 @@ NO = re.compile(
     r"(?:no|nope|nah|not now|not yet|never ?mind|forget it|don'?t|do not|stop|hold on"
     r"|i(?:'ve| have)? changed my mind|changed my mind|i do not want|i don'?t want"
     r"|不|不要|不用|别|算了|先不|等等|不是|改主意)(?:\b|(?=[\s,，.。!！了吧啦]|$))"
+    # "先不退了", "不取消了": Chinese puts the verb it declines between 不 and 了.
+    r"|^(?:先|还是|暂时)?(?:不|别)(?:再|要)?(?:退|取消|换|改|修改|要|买|弄|办)\S{0,2}?了"
 )
 """A message that starts by saying no (or not now)."""
 
 REFERENCE = re.compile(
     r"\b(?:it|its|that|this|them|they|those|these|same)\b|\bthe (?:order|one|package|parcel)\b"
     r"|它|这个|那个|这笔|那笔|这单|那单|刚才|刚刚|上一个|之前那个|另一个|另外"
+    r"|[这那]一[单笔个]"
 )
 """Words pointing back at something the conversation named."""
+
+CORRECTION = re.compile(
+    r"\b(?:i meant|i mean|i meant to say|meant to (?:say|write|type)|sorry|oops|whoops|my bad"
+    r"|wrong (?:order|one|number|id)|typo|mistyped|not that one|i mixed up|correction"
+    r"|my mistake|should (?:be|have been|read))\b"
+    r"|^\W*#?[a-z]?\d{5,}\W*$"
+    r"|说错|打错|写错|输错|搞错|弄错|看错|应该是|我是说|我指的是|我说的是|不是这个|更正"
+)
+"""A message correcting what the customer said before ("sorry, I meant …", "我说错了")."""
 
 OTHER = re.compile(r"\b(?:the )?other (?:one|order)\b|\banother one\b|另一个|另外(?:那|一)个")
 """Pointing at the one named before the latest ("the other one")."""

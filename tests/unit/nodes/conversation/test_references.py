@@ -78,3 +78,8 @@ def test_small_talk_is_answered(text: str, lang: str, reply: str) -> None:
 def test_small_talk_with_a_request_is_no_small_talk() -> None:
     assert small_talk_reply("hi, cancel my order", "en") is None
     assert small_talk_reply("thanks, and where is my parcel?", "en") is None
+
+
+@pytest.mark.parametrize("text", ["把这一单取消", "那一笔退了吧", "这一个还没到"])
+def test_chinese_this_one_with_a_measure_word_is_a_reference(text: str) -> None:
+    assert _pick(text, _focus((B,), (A,)), OPTIONS) == (B, [])

@@ -129,3 +129,9 @@ def test_a_question_naming_an_option_is_a_new_request_not_a_pick() -> None:
 @pytest.mark.parametrize("text", ["不用了", "不用了，谢谢", "算了吧"])
 def test_chinese_no_thanks_declines(text: str) -> None:
     assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "declined"
+
+
+@pytest.mark.parametrize("text", ["先不取消了", "不取消了", "暂时不改了", "还是不退了吧"])
+def test_chinese_declines_naming_the_verb_decline(text: str) -> None:
+    # Chinese puts the declined verb between 不 and 了: still a no to the stated change.
+    assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "declined"
