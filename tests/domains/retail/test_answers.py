@@ -56,7 +56,10 @@ async def test_an_order_read_before_its_cancellation_is_not_told(
     cancel = Task(id="t2", role="billing_specialist", skill="cancel_pending_order_v1",
                   args={"order_id": PENDING, "reason": "no longer needed"}, depends_on=("t1",))  # fmt: skip
     outcomes = {"t1": await _call(registry, tau2_db, read)}
-    assert compose_sentences(_state([read], outcomes), DOMAIN) == [f"Order {PENDING} is pending."]
+    names = ", ".join(dict.fromkeys(i["name"] for i in outcomes["t1"]["payload"]["items"]))
+    assert compose_sentences(_state([read], outcomes), DOMAIN) == [
+        f"Order {PENDING} is pending. Items: {names}."
+    ]
     outcomes["t2"] = await _call(registry, tau2_db, cancel)
     (paid,) = outcomes["t1"]["payload"]["payment_history"]
     assert compose_sentences(_state([read, cancel], outcomes), DOMAIN) == [
@@ -86,7 +89,7 @@ async def test_the_customers_own_orders_stay_named_and_others_are_hidden(
     carrier = tracked["payload"]["shipments"][0]["carrier"]
     when = datetime.fromisoformat(last["occurred_at"]).strftime("%Y-%m-%d %H:%M")
     assert sentences[1] == "Shipment 843053632392: Held with #W9711842 and another order at " + (
-        f"{last['location']} on {when} (carrier {carrier})."
+        f"{last['location']} on {when} (carrier {carrier}), for order #W2378156."
     )
 
 

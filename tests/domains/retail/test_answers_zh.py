@@ -122,7 +122,8 @@ def test_the_order_status_is_said_in_chinese_and_the_id_kept(
     assert sentence.startswith(f"订单 {task.args['order_id']} 目前的状态是：")
     assert status not in sentence  # "delivered" is "已送达" to a Chinese customer
     (english,) = DOMAIN.answers.describe(task, outcome, "en")
-    assert english == f"Order {task.args['order_id']} is {status}."
+    names = ", ".join(dict.fromkeys(i["name"] for i in outcome.payload["items"]))
+    assert english == f"Order {task.args['order_id']} is {status}. Items: {names}."
 
 
 def test_delay_verdicts_and_other_reasons_in_chinese() -> None:
