@@ -4,8 +4,9 @@
   restatement of the same request) continues the request, with exactly the
   calls the question stated; a no changes nothing; a new request withdraws
   the question and is handled as asked, and so does a correction naming other
-  records ("sorry, I meant #W2": the same request on them); anything else asks
-  again, once.
+  records ("sorry, I meant #W2": the same request on them), and a yes that
+  changes what was stated ("yes, but only the lamp": the request with the change,
+  asked anew); anything else asks again, once.
 - clarify: an id, a position ("the second one", "第二个"), a word that singles
   out one option ("the pending one"), or a yes when only one was offered picks
   the record and the original request goes on with it; a new request replaces
@@ -23,7 +24,7 @@ from nodes.contracts import Call, Question, Understanding
 from nodes.conversation.corrections import retargeted
 from nodes.conversation.questions import INTENT, MAX_ASKED
 from nodes.conversation.references import described
-from nodes.conversation.words import NO, YES, YES_LEAD, ordinal
+from nodes.conversation.words import AMEND, NO, YES, YES_LEAD, ordinal
 from nodes.domain import OUT_OF_SCOPE
 from nodes.language import Lang, say
 
@@ -41,7 +42,8 @@ class Reply:
     settled: bool = False
     """The reply needs nothing planned (a no, or the question asked again)."""
     outcome: str = "new_request"
-    """What the reply was: confirmed, declined, picked, asked_again, new_request."""
+    """What the reply was: confirmed, declined, picked, asked_again, new_request, amended
+    (the confirmed request with a change: read with the question's intents)."""
     intent: str | None = None
     """The intent the customer picked, when the question asked what to do."""
 
@@ -67,6 +69,10 @@ def answer_to(
         restated = same and _is_request(reading)
         if YES.match(lowered) or (YES_LEAD.match(lowered) and restated):
             return Reply(question.request, confirmed=question.calls, outcome="confirmed")
+        if (lead := YES_LEAD.match(lowered)) and AMEND.search(rest := text.strip()[lead.end() :]):
+            # "yes, but only the lamp": not a yes to what was stated; the same request
+            # with the change, to be stated and confirmed anew.
+            return Reply(f"{question.request} {rest}", outcome="amended")
     elif (picked := _picked(question, lowered, reading)) is not None:
         if question.slot == INTENT:
             return Reply(question.request, outcome="picked", intent=picked)

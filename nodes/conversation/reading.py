@@ -19,7 +19,11 @@ from nodes.intake.rules import understand
 from nodes.state import SupportState
 
 # What a reply to a confirmation question did to the calls it stated, as audited.
-_CALL_STATUS = {"declined": "customer_declined", "new_request": "confirmation_withdrawn"}
+_CALL_STATUS = {
+    "declined": "customer_declined",
+    "new_request": "confirmation_withdrawn",
+    "amended": "confirmation_withdrawn",
+}
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,9 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     if question is not None and reply.intent:
         # The customer chose what to do: the request is read as that, and nothing else.
         rules = rules.model_copy(update={"intents": (reply.intent,), "uncertain": ()})
+    elif question is not None and reply.outcome == "amended":
+        # The change's words ("only the hose") ask nothing of their own: the request stays.
+        rules = rules.model_copy(update={"intents": _read(ctx, question.request).intents})
     focus = named_first(ctx, rules, focus_of(state), int(state.get("turn") or 0))
     if (
         question is None

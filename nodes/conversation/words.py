@@ -25,6 +25,12 @@ YES = re.compile(
 YES_LEAD = re.compile(rf"^(?:{_YES_EN}|{_YES_ZH})\b[\s,，.。!！]*|^(?:{_YES_ZH})[\s,，.。!！]*")
 """A message that starts by saying yes ("yes, cancel it")."""
 
+AMEND = re.compile(
+    r"\b(?:only|except|instead|rather|but not|apart from|excluding)\b"
+    r"|只|而是|换成|改成|改为|退到|退回到|退至|除了"
+)
+"""Words after a yes that change what was stated ("yes, but only the lamp", "好的，只退相机")."""
+
 NO = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|sorry|well|on second thoughts?|其实|哦|嗯|那个)[\s,，.。]*)*"
     r"(?:no|nope|nah|not now|not yet|never ?mind|forget it|don'?t|do not|stop|hold on"

@@ -135,3 +135,22 @@ def test_chinese_no_thanks_declines(text: str) -> None:
 def test_chinese_declines_naming_the_verb_decline(text: str) -> None:
     # Chinese puts the declined verb between 不 and 了: still a no to the stated change.
     assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "declined"
+
+
+@pytest.mark.parametrize(
+    "text", ["yes, but only the keyboard", "ok but refund it to paypal instead"]
+)
+def test_a_yes_that_changes_the_request_asks_anew(text: str) -> None:
+    reply = answer_to(CONFIRM, text, _reading(text), CANCEL)
+    assert reply.outcome == "amended" and reply.confirmed == () and not reply.settled
+    assert reply.text.startswith(CANCEL.text) and reply.text.endswith(text.split(" ", 1)[1])
+
+
+def test_a_chinese_yes_that_changes_the_request_asks_anew() -> None:
+    reply = answer_to(CONFIRM, "好的，不过只退键盘", _reading("好的，不过只退键盘"), CANCEL)
+    assert reply.outcome == "amended" and reply.text == f"{CANCEL.text} 不过只退键盘"
+
+
+def test_a_yes_then_a_question_is_no_change_of_the_request() -> None:
+    text = "ok, but what is a refund"
+    assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "asked_again"
