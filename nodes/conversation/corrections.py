@@ -36,8 +36,7 @@ def named_first(
         if spec.owned
         for value in reading.slot(spec.name)
     ]
-    seen = {e.value.lstrip("#").upper() for e in named}
-    return [*named, *(e for e in focus if e.value.lstrip("#").upper() not in seen)]
+    return [*named, *(e for e in focus if e.turn != turn)]
 
 
 def carried_over(

@@ -6,7 +6,8 @@
   the question and is handled as asked, and so does a correction naming other
   records ("sorry, I meant #W2": the same request on them), and a yes that
   changes what was stated ("yes, but only the lamp": the request with the change,
-  asked anew); anything else asks again, once.
+  asked anew); a yes adding a request ("yes. also, where is #W2?") confirms the
+  stated calls and goes on with both; anything else asks again, once.
 - clarify: an id, a position ("the second one", "第二个"), a word that singles
   out one option ("the pending one"), or a yes when only one was offered picks
   the record and the original request goes on with it; a new request replaces
@@ -24,7 +25,7 @@ from nodes.contracts import Call, Question, Understanding
 from nodes.conversation.corrections import retargeted
 from nodes.conversation.questions import INTENT, MAX_ASKED
 from nodes.conversation.references import described
-from nodes.conversation.words import AMEND, NO, YES, YES_LEAD, ordinal
+from nodes.conversation.words import ALSO, AMEND, NO, YES, YES_LEAD, ordinal
 from nodes.domain import OUT_OF_SCOPE
 from nodes.language import Lang, say
 
@@ -73,6 +74,12 @@ def answer_to(
             # "yes, but only the lamp": not a yes to what was stated; the same request
             # with the change, to be stated and confirmed anew.
             return Reply(f"{question.request} {rest}", outcome="amended")
+        if lead and ALSO.search(rest) and _is_request(reading):
+            # "yes please. also, where is #W2?": a yes to what was stated, and one more
+            # request; only the stated calls count as confirmed, anything new is asked.
+            return Reply(
+                f"{question.request} {rest}", confirmed=question.calls, outcome="confirmed"
+            )
     elif (picked := _picked(question, lowered, reading)) is not None:
         if question.slot == INTENT:
             return Reply(question.request, outcome="picked", intent=picked)

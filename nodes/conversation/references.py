@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from nodes.context import SupportContext
 from nodes.contracts import FocusEntity, Option, Question, Understanding
 from nodes.conversation.questions import clarify_question
-from nodes.conversation.words import OTHER, REFERENCE, ordinal
+from nodes.conversation.words import OTHER, POSITION, REFERENCE, ordinal
 from nodes.domain import Domain
 from nodes.quoting import norm_id
 
@@ -85,14 +85,26 @@ def _pick(
         return (distinct[1], []) if len(distinct) == 2 else (None, _offered(distinct, options))
     latest = [e.value for e in focus if focus and e.turn == focus[0].turn]
     position = ordinal(lowered)
-    if position is not None and len(latest) > 1 and -len(latest) <= position <= len(latest):
-        # "the second one" of the records the last turn listed, in the order shown.
-        return latest[position - 1 if position > 0 else -1], []
+    # An earlier list only for a position that says what it counts ("the last one"),
+    # never for a bare word like "last week".
+    listed = latest if len(latest) > 1 or not POSITION.search(lowered) else _last_list(focus)
+    if position is not None and len(listed) > 1 and -len(listed) <= position <= len(listed):
+        # "the second one" of the records the last list showed, in the order shown.
+        return listed[position - 1 if position > 0 else -1], []
     if not focus or not REFERENCE.search(lowered):
         return None, []
     if len(latest) == 1:
         return latest[0], []
     return None, _offered(latest, options)
+
+
+def _last_list(focus: Sequence[FocusEntity]) -> list[str]:
+    """The records of the latest turn that showed several, in the order shown."""
+    for turn in dict.fromkeys(e.turn for e in focus):
+        values = [e.value for e in focus if e.turn == turn]
+        if len(values) > 1:
+            return values
+    return []
 
 
 def pointed_at(lowered: str, focus: Sequence[FocusEntity]) -> str | None:

@@ -31,6 +31,12 @@ AMEND = re.compile(
 )
 """Words after a yes that change what was stated ("yes, but only the lamp", "好的，只退相机")."""
 
+ALSO = re.compile(
+    r"\b(?:also|as well|too|plus|additionally|by the way|btw|and then|one more thing)\b"
+    r"|另外|还有|顺便|此外|再帮我|也帮我"
+)
+"""Words after a yes that add a request of their own ("yes. also, where is …?")."""
+
 NO = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|sorry|well|on second thoughts?|其实|哦|嗯|那个)[\s,，.。]*)*"
     r"(?:no|nope|nah|not now|not yet|never ?mind|forget it|don'?t|do not|stop|hold on"
@@ -67,6 +73,11 @@ _ORDINALS_EN = {
 _ORDINALS_ZH = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 _ORDINAL_EN = re.compile(rf"\b({'|'.join(_ORDINALS_EN)})\b")
 _ORDINAL_ZH = re.compile(r"第\s*([一二两三四五六]|\d)\s*[个笔单项]?|最后(?:一|那)?[个笔单]")
+POSITION = re.compile(
+    rf"\b(?:{'|'.join(_ORDINALS_EN)})\s+(?:one|order|item|package|parcel)s?\b"
+    r"|第\s*(?:[一二两三四五六]|\d)\s*[个笔单项]|最后(?:一|那)?[个笔单]"
+)
+"""A position that names what it counts ("the second order", "第三个", "the last one")."""
 _NUMBER_ONLY = re.compile(r"^\s*(?:#|no\.?\s*|number\s*|option\s*)?(\d)\s*[.)。]?\s*$")
 
 

@@ -41,10 +41,10 @@ def test_a_reference_points_at_the_record_its_own_turn_names() -> None:
     assert pointed_at(text.lower(), focus) == B
 
 
-def test_a_named_record_already_in_focus_is_not_listed_twice() -> None:
-    older = [FocusEntity(slot="order_ids", value=B, turn=1)]
+def test_a_named_record_keeps_its_place_in_an_earlier_list() -> None:
+    older = [FocusEntity(slot="order_ids", value=v, turn=1) for v in (A, B)]
     focus = named_first(_retail(), _reading(f"that {B}", order_ids=(B,)), older, turn=2)
-    assert [(e.value, e.turn) for e in focus] == [(B, 2)]
+    assert [(e.value, e.turn) for e in focus] == [(B, 2), (A, 1), (B, 1)]
 
 
 CANCEL = _reading(f"please cancel {A}", ("cancel_order",), order_ids=(A,))

@@ -154,3 +154,13 @@ def test_a_chinese_yes_that_changes_the_request_asks_anew() -> None:
 def test_a_yes_then_a_question_is_no_change_of_the_request() -> None:
     text = "ok, but what is a refund"
     assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "asked_again"
+
+
+@pytest.mark.parametrize(
+    "text", ["yes please. also, is #W1000002 shipped?", "确认。另外帮我查一下#W1000002"]
+)
+def test_a_yes_adding_a_request_confirms_the_stated_calls_and_keeps_both(text: str) -> None:
+    reading = _reading(text, ("order_status",), order_ids=("#W1000002",))
+    reply = answer_to(CONFIRM, text, reading, CANCEL)
+    assert reply.outcome == "confirmed" and reply.confirmed == (CALL,)
+    assert reply.text.startswith(CANCEL.text) and "#W1000002" in reply.text
