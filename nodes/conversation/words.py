@@ -63,6 +63,9 @@ CORRECTION = re.compile(
 )
 """A message correcting what the customer said before ("sorry, I meant …", "我说错了")."""
 
+SOME_ZH = re.compile(r"一个|一笔|一单|哪个|哪一|哪些|某个|某一|所有|全部|每个|每一|其他|别的|另")
+"""Chinese words counting records rather than pointing at one ("一个订单", "哪个")."""
+
 OTHER = re.compile(r"\b(?:the )?other (?:one|order)\b|\banother one\b|另一个|另外(?:那|一)个")
 """Pointing at the one named before the latest ("the other one")."""
 
