@@ -228,12 +228,13 @@ def _tracking(payload: object, lang: Lang) -> list[str]:
             return []
         return [say(lang, f"No shipment of order {tracking.order_id} is tracked yet.",
                     f"订单 {tracking.order_id} 暂时还没有物流信息。")]  # fmt: skip
-    scans = [_scan(s, lang) for s in tracking.shipments]
+    scans = [_scan(s, lang, tracking.order_id) for s in tracking.shipments]
     return [say(lang, "; ".join(scans) + ".", "；".join(scans) + "。")]
 
 
-def _scan(shipment: TrackedShipment, lang: Lang) -> str:
-    """The carrier's last scan: what, where and when, and who carries it."""
+def _scan(shipment: TrackedShipment, lang: Lang, order_id: str | None = None) -> str:
+    """The carrier's last scan: what, where and when, and who carries it; and whose order
+    it is, so an answer about several orders says which package is which."""
     last = shipment.events[-1] if shipment.events else None
     what = (last.description if last else "") or shipment.status
     where = (last.location if last else "") or say(lang, "unknown location", "位置未知")
@@ -241,11 +242,13 @@ def _scan(shipment: TrackedShipment, lang: Lang) -> str:
     carrier = shipment.carrier
     if lang == "zh":
         told = "，".join(p for p in (where, when and f"{when} 扫描", f"承运商 {carrier}") if p)
-        return f"包裹 {shipment.tracking_id}：{what}（{told}）"
+        whose = f"，属于订单 {order_id}" if order_id else ""
+        return f"包裹 {shipment.tracking_id}：{what}（{told}）{whose}"
+    whose = f", for order {order_id}" if order_id else ""
     return (
         f"Shipment {shipment.tracking_id}: {what} at {where}"
         + (f" on {when}" if when else "")
-        + f" (carrier {carrier})"
+        + f" (carrier {carrier}){whose}"
     )
 
 

@@ -3,8 +3,10 @@
 Updated when a turn ends, from the ids the turn's request named (intake had
 checked every one is the customer's: a turn naming another's is refused and
 adds nothing) and the ids its succeeded results list as the customer's own.
-Most recent first, one entry per record, bounded, so "it", "that order" and
-"the other one" resolve against what the customer just saw.
+Most recent first, one entry per record and turn, bounded, so "it", "that order"
+and "the other one" resolve against what the customer just saw, and a position
+("the second order") against the last list they were shown, in its order, even
+after one of its records was named again.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from nodes.domain import Domain
 from nodes.quoting import norm_id
 from nodes.state import FocusEntityData, SupportState, plan_of, stored
 
-MAX_FOCUS = 12
+MAX_FOCUS = 24
 
 
 def focus_of(state: SupportState) -> list[FocusEntity]:
@@ -28,9 +30,9 @@ def updated_focus(state: SupportState, domain: Domain) -> list[FocusEntityData]:
     """The focus once this turn ends: its records first, then the earlier ones."""
     turn = int(state.get("turn") or 0)
     named = [] if state.get("refusal") else _named(state, domain)
-    seen = {norm_id(e.value) for e in named}
     fresh = [e.model_copy(update={"turn": turn}) for e in named]
-    kept = [e for e in focus_of(state) if norm_id(e.value) not in seen]
+    # A record named again stays in the earlier turn's list too (its position there).
+    kept = [e for e in focus_of(state) if e.turn != turn]
     return [stored(e, FocusEntityData) for e in [*fresh, *kept][:MAX_FOCUS]]
 
 

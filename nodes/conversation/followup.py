@@ -3,7 +3,11 @@
 - confirm: only an explicit yes ("yes", "go ahead", "是的", or a yes leading a
   restatement of the same request) continues the request, with exactly the
   calls the question stated; a no changes nothing; a new request withdraws
-  the question and is handled as asked; anything else asks again, once.
+  the question and is handled as asked, and so does a correction naming other
+  records ("sorry, I meant #W2": the same request on them), and a yes that
+  changes what was stated ("yes, but only the lamp": the request with the change,
+  asked anew); a yes adding a request ("yes. also, where is #W2?") confirms the
+  stated calls and goes on with both; anything else asks again, once.
 - clarify: an id, a position ("the second one", "第二个"), a word that singles
   out one option ("the pending one"), or a yes when only one was offered picks
   the record and the original request goes on with it; a new request replaces
@@ -18,9 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nodes.contracts import Call, Question, Understanding
+from nodes.conversation.corrections import retargeted
 from nodes.conversation.questions import INTENT, MAX_ASKED
 from nodes.conversation.references import described
-from nodes.conversation.words import NO, YES, YES_LEAD, ordinal
+from nodes.conversation.words import ALSO, AMEND, NO, YES, YES_LEAD, ordinal
 from nodes.domain import OUT_OF_SCOPE
 from nodes.language import Lang, say
 
@@ -38,7 +43,8 @@ class Reply:
     settled: bool = False
     """The reply needs nothing planned (a no, or the question asked again)."""
     outcome: str = "new_request"
-    """What the reply was: confirmed, declined, picked, asked_again, new_request."""
+    """What the reply was: confirmed, declined, picked, asked_again, new_request, amended
+    (the confirmed request with a change: read with the question's intents)."""
     intent: str | None = None
     """The intent the customer picked, when the question asked what to do."""
 
@@ -64,10 +70,23 @@ def answer_to(
         restated = same and _is_request(reading)
         if YES.match(lowered) or (YES_LEAD.match(lowered) and restated):
             return Reply(question.request, confirmed=question.calls, outcome="confirmed")
+        if (lead := YES_LEAD.match(lowered)) and AMEND.search(rest := text.strip()[lead.end() :]):
+            # "yes, but only the lamp": not a yes to what was stated; the same request
+            # with the change, to be stated and confirmed anew.
+            return Reply(f"{question.request} {rest}", outcome="amended")
+        if lead and ALSO.search(rest) and _is_request(reading):
+            # "yes please. also, where is #W2?": a yes to what was stated, and one more
+            # request; only the stated calls count as confirmed, anything new is asked.
+            return Reply(
+                f"{question.request} {rest}", confirmed=question.calls, outcome="confirmed"
+            )
     elif (picked := _picked(question, lowered, reading)) is not None:
         if question.slot == INTENT:
             return Reply(question.request, outcome="picked", intent=picked)
         return Reply(f"{question.request} {picked}", outcome="picked")
+    if question.kind == "confirm" and (fixed := retargeted(question.request, asked, reading, bare)):
+        # "sorry, I meant #W2": the stated change is withdrawn, the request asked anew.
+        return Reply(fixed, note=_not_done(lang), outcome="new_request")
     if NO.match(lowered) and same:
         return Reply(text, note=_declined(lang), settled=True, outcome="declined")
     if _is_request(reading) and not same:

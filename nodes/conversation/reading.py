@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from checkpoints.audit import CUSTOMER_CONFIRMED, AuditEvent, has_confirmation, record_event
 from nodes.context import ADHOC, SupportContext, run_position
 from nodes.contracts import Question, Understanding
+from nodes.conversation.corrections import carried_over, named_first
 from nodes.conversation.focus import focus_of
 from nodes.conversation.followup import Reply, answer_to
 from nodes.conversation.questions import intent_question, open_question
@@ -18,7 +19,11 @@ from nodes.intake.rules import understand
 from nodes.state import SupportState
 
 # What a reply to a confirmation question did to the calls it stated, as audited.
-_CALL_STATUS = {"declined": "customer_declined", "new_request": "confirmation_withdrawn"}
+_CALL_STATUS = {
+    "declined": "customer_declined",
+    "new_request": "confirmation_withdrawn",
+    "amended": "confirmation_withdrawn",
+}
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,16 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     if question is not None and reply.intent:
         # The customer chose what to do: the request is read as that, and nothing else.
         rules = rules.model_copy(update={"intents": (reply.intent,), "uncertain": ()})
-    focus = focus_of(state)
+    elif question is not None and reply.outcome == "amended":
+        # The change's words ("only the hose") ask nothing of their own: the request stays.
+        rules = rules.model_copy(update={"intents": _read(ctx, question.request).intents})
+    focus = named_first(ctx, rules, focus_of(state), int(state.get("turn") or 0))
+    if (
+        question is None
+        and (carried := carried_over(state, rules, _without_ids(ctx, text, rules))) is not None
+    ):
+        rules = carried
+        trace.append(f"conversation: a correction; the last request goes on {list(rules.intents)}")
     if rules.intents == (OUT_OF_SCOPE,) and (value := pointed_at(text.lower(), focus)):
         # "where is it?" reads as nothing alone; with the record it points at, it may.
         pointed = _read(ctx, f"{text} {value}")

@@ -4,7 +4,8 @@ When a request leaves empty a slot its intents need (`IntentSpec.requires`) or
 may point at (`IntentSpec.refers`), the conversation's focus and the customer's
 own records fill it: a word that singles out one of the records the domain
 offers ("the keyboard", "the pending one"), the other record of the last two
-("the other one"), or the one the conversation named last ("it"). A required
+("the other one"), or the one the conversation named last ("it", or nothing
+at all where Chinese leaves the object out: "还是取消吧"). A required
 slot nothing fills, or a reference several records fit, becomes a
 clarification question. Only the customer's own records are ever candidates.
 """
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from nodes.context import SupportContext
 from nodes.contracts import FocusEntity, Option, Question, Understanding
 from nodes.conversation.questions import clarify_question
-from nodes.conversation.words import OTHER, REFERENCE, ordinal
+from nodes.conversation.words import OTHER, POSITION, REFERENCE, SOME_ZH, ordinal
 from nodes.domain import Domain
 from nodes.quoting import norm_id
 
@@ -59,6 +60,8 @@ async def resolve(
             continue  # nothing to point at: a read without the slot covers every record
         options = await ctx.domain.records.options(ctx.pool, user_id, slot, u.intents, u.lang)
         picked, candidates = _pick(lowered, entities, options)
+        if picked is None and not candidates and slot in required:
+            picked = _elided(u, entities, options)
         if picked is not None:
             values[slot] = picked
         elif candidates or slot in required:
@@ -69,6 +72,19 @@ async def resolve(
                     values, clarify_question(lead, slot, offered, u.text, audit_id, u.lang)
                 )
     return Resolution(values)
+
+
+def _elided(
+    u: Understanding, focus: Sequence[FocusEntity], options: Sequence[Option]
+) -> str | None:
+    """The record a Chinese request leaves out ("还是取消吧": cancel it after all): one that
+    names and counts no record means the one record the last turn was about, when that
+    one fits the request (the confirmation then states it)."""
+    if u.lang != "zh" or not focus or SOME_ZH.search(u.text):
+        return None
+    latest = [e.value for e in focus if e.turn == focus[0].turn]
+    fitting = {norm_id(o.value) for o in options}
+    return latest[0] if len(latest) == 1 and norm_id(latest[0]) in fitting else None
 
 
 def _pick(
@@ -85,14 +101,26 @@ def _pick(
         return (distinct[1], []) if len(distinct) == 2 else (None, _offered(distinct, options))
     latest = [e.value for e in focus if focus and e.turn == focus[0].turn]
     position = ordinal(lowered)
-    if position is not None and len(latest) > 1 and -len(latest) <= position <= len(latest):
-        # "the second one" of the records the last turn listed, in the order shown.
-        return latest[position - 1 if position > 0 else -1], []
+    # An earlier list only for a position that says what it counts ("the last one"),
+    # never for a bare word like "last week".
+    listed = latest if len(latest) > 1 or not POSITION.search(lowered) else _last_list(focus)
+    if position is not None and len(listed) > 1 and -len(listed) <= position <= len(listed):
+        # "the second one" of the records the last list showed, in the order shown.
+        return listed[position - 1 if position > 0 else -1], []
     if not focus or not REFERENCE.search(lowered):
         return None, []
     if len(latest) == 1:
         return latest[0], []
     return None, _offered(latest, options)
+
+
+def _last_list(focus: Sequence[FocusEntity]) -> list[str]:
+    """The records of the latest turn that showed several, in the order shown."""
+    for turn in dict.fromkeys(e.turn for e in focus):
+        values = [e.value for e in focus if e.turn == turn]
+        if len(values) > 1:
+            return values
+    return []
 
 
 def pointed_at(lowered: str, focus: Sequence[FocusEntity]) -> str | None:

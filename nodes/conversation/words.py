@@ -25,19 +25,46 @@ YES = re.compile(
 YES_LEAD = re.compile(rf"^(?:{_YES_EN}|{_YES_ZH})\b[\s,，.。!！]*|^(?:{_YES_ZH})[\s,，.。!！]*")
 """A message that starts by saying yes ("yes, cancel it")."""
 
+AMEND = re.compile(
+    r"\b(?:only|except|instead|rather|but not|apart from|excluding)\b"
+    r"|只|而是|换成|改成|改为|退到|退回到|退至|除了"
+)
+"""Words after a yes that change what was stated ("yes, but only the lamp", "好的，只退相机")."""
+
+ALSO = re.compile(
+    r"\b(?:also|as well|too|plus|additionally|by the way|btw|and then|one more thing)\b"
+    r"|另外|还有|顺便|此外|再帮我|也帮我"
+)
+"""Words after a yes that add a request of their own ("yes. also, where is …?")."""
+
 NO = re.compile(
     r"^(?:(?:actually|wait|hmm+|oh|sorry|well|on second thoughts?|其实|哦|嗯|那个)[\s,，.。]*)*"
     r"(?:no|nope|nah|not now|not yet|never ?mind|forget it|don'?t|do not|stop|hold on"
     r"|i(?:'ve| have)? changed my mind|changed my mind|i do not want|i don'?t want"
     r"|不|不要|不用|别|算了|先不|等等|不是|改主意)(?:\b|(?=[\s,，.。!！了吧啦]|$))"
+    # "先不退了", "不取消了": Chinese puts the verb it declines between 不 and 了.
+    r"|^(?:先|还是|暂时)?(?:不|别)(?:再|要)?(?:退|取消|换|改|修改|要|买|弄|办)\S{0,2}?了"
 )
 """A message that starts by saying no (or not now)."""
 
 REFERENCE = re.compile(
     r"\b(?:it|its|that|this|them|they|those|these|same)\b|\bthe (?:order|one|package|parcel)\b"
     r"|它|这个|那个|这笔|那笔|这单|那单|刚才|刚刚|上一个|之前那个|另一个|另外"
+    r"|[这那]一[单笔个]"
 )
 """Words pointing back at something the conversation named."""
+
+CORRECTION = re.compile(
+    r"\b(?:i meant|i mean|i meant to say|meant to (?:say|write|type)|sorry|oops|whoops|my bad"
+    r"|wrong (?:order|one|number|id)|typo|mistyped|not that one|i mixed up|correction"
+    r"|my mistake|should (?:be|have been|read))\b"
+    r"|^\W*#?[a-z]?\d{5,}\W*$"
+    r"|说错|打错|写错|输错|搞错|弄错|看错|应该是|我是说|我指的是|我说的是|不是这个|更正"
+)
+"""A message correcting what the customer said before ("sorry, I meant …", "我说错了")."""
+
+SOME_ZH = re.compile(r"一个|一笔|一单|哪个|哪一|哪些|某个|某一|所有|全部|每个|每一|其他|别的|另")
+"""Chinese words counting records rather than pointing at one ("一个订单", "哪个")."""
 
 OTHER = re.compile(r"\b(?:the )?other (?:one|order)\b|\banother one\b|另一个|另外(?:那|一)个")
 """Pointing at the one named before the latest ("the other one")."""
@@ -49,6 +76,11 @@ _ORDINALS_EN = {
 _ORDINALS_ZH = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 _ORDINAL_EN = re.compile(rf"\b({'|'.join(_ORDINALS_EN)})\b")
 _ORDINAL_ZH = re.compile(r"第\s*([一二两三四五六]|\d)\s*[个笔单项]?|最后(?:一|那)?[个笔单]")
+POSITION = re.compile(
+    rf"\b(?:{'|'.join(_ORDINALS_EN)})\s+(?:one|order|item|package|parcel)s?\b"
+    r"|第\s*(?:[一二两三四五六]|\d)\s*[个笔单项]|最后(?:一|那)?[个笔单]"
+)
+"""A position that names what it counts ("the second order", "第三个", "the last one")."""
 _NUMBER_ONLY = re.compile(r"^\s*(?:#|no\.?\s*|number\s*|option\s*)?(\d)\s*[.)。]?\s*$")
 
 

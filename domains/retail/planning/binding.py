@@ -17,6 +17,8 @@ from nodes.quoting import as_document, id_shapes, quote_document
 MARKERS = frozenset({"order_items", "order_payment", "summary"})
 _USER_PAYMENT = re.compile(r"(?:user|preferred)_payment:[a-z_]{1,30}")
 _PRODUCT = re.compile(r"product_id:[^\n]{1,80}")
+NAMED_ITEMS = re.compile(r"order_items_named:[a-z0-9' -]{1,240}")
+"""The items of the order the request's words name (see `templates.named_items`)."""
 _ADDRESS = re.compile(
     r"^\s*(?P<address1>[^,]+?)\s*,\s*(?:(?P<address2>[^,]+?)\s*,\s*)?(?P<city>[^,]+?)\s*,"
     r"\s*(?P<state>[A-Za-z]{2})\s+(?P<zip>\d{5})\s*(?:,\s*(?P<country>[A-Za-z ]+))?\s*$"
@@ -25,7 +27,8 @@ _ADDRESS = re.compile(
 
 def is_marker(marker: str) -> bool:
     """A marker the retail templates use (`order_items`, `user_payment:<kind>`, ...)."""
-    return marker in MARKERS or any(p.fullmatch(marker) for p in (_USER_PAYMENT, _PRODUCT))
+    patterns = (_USER_PAYMENT, _PRODUCT, NAMED_ITEMS)
+    return marker in MARKERS or any(p.fullmatch(marker) for p in patterns)
 
 
 def resolve(marker: str, results: Mapping[str, Any]) -> Any:
@@ -35,6 +38,8 @@ def resolve(marker: str, results: Mapping[str, Any]) -> Any:
     user = next((d for d in docs if isinstance(d, dict) and "payment_methods" in d), None)
     if marker == "order_items" and order:
         return [item["item_id"] for item in order.get("items", [])]
+    if NAMED_ITEMS.fullmatch(marker) and order:
+        return _named_items(marker.split(":", 1)[1], order.get("items", []))
     if marker == "order_payment" and order and order.get("payment_history"):
         return order["payment_history"][0]["payment_method_id"]
     if marker.startswith("user_payment:") and user:
@@ -46,6 +51,24 @@ def resolve(marker: str, results: Mapping[str, Any]) -> Any:
     if marker == "summary":
         return summarize_results(results)
     raise BindingError(marker, "the step it depends on returned nothing usable")
+
+
+def _named_items(words: str, items: list[dict[str, Any]]) -> list[str]:
+    """The ids of the items `words` name: by their whole name ("garden hose"), else by its
+    last word ("the hose", "the camera"); every item when none is named."""
+    names = [str(i.get("name", "")).lower() for i in items]
+    for parts in (names, [n.split()[-1] if n.split() else n for n in names]):
+        named = [i["item_id"] for i, part in zip(items, parts, strict=True) if _says(words, part)]
+        if named:
+            return named
+    return [i["item_id"] for i in items]
+
+
+def _says(words: str, name: str) -> bool:
+    return (
+        bool(name)
+        and re.search(rf"(?<![a-z0-9]){re.escape(name)}s?(?![a-z0-9])", words) is not None
+    )
 
 
 def _user_payment(marker: str, user: Mapping[str, Any]) -> str:

@@ -10,6 +10,7 @@ write on the write's own order lookup (`Task.when`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -17,6 +18,8 @@ from domains.retail.conditions import CONDITIONS, condition_on
 from nodes.contracts import Condition, Plan, Task, Understanding
 
 WHY_LATE = "why_is_my_shipment_late"
+MAX_WORDS = 240
+"""Characters of the request an items marker carries (`binding.NAMED_ITEMS`)."""
 
 
 @dataclass
@@ -143,14 +146,36 @@ def _cancel(b: _Builder) -> None:
 
 
 def _return(b: _Builder) -> None:
+    items = named_items(b.understanding.text)
+    method = b.understanding.first("payment_method")
+    # "Refund it to my gift card": the destination the customer names, as far as policy
+    # allows it (else the original payment); an explicit id is used as given.
+    refund = "bind:order_payment"
+    deps: tuple[str, ...] = ()
+    if method and method[-1].isdigit():
+        refund = method
+    elif method:
+        refund = f"bind:preferred_payment:{method}"
+        deps = (b.add("order_query", "get_user_details_v1", {"user_id": b.user_id}),)
     for order_id in b.orders:
         dep = b.order_lookup(order_id)
-        args = {
-            "order_id": order_id,
-            "item_ids": "bind:order_items",
-            "payment_method_id": "bind:order_payment",
-        }
-        b.add("billing_specialist", "return_delivered_order_items_v1", args, dep, when=b.gate(dep))
+        args = {"order_id": order_id, "item_ids": items, "payment_method_id": refund}
+        b.add(
+            "billing_specialist",
+            "return_delivered_order_items_v1",
+            args,
+            dep,
+            *deps,
+            when=b.gate(dep),
+        )
+
+
+def named_items(text: str) -> str:
+    """The items marker of a return: the request's words, so the items it names ("the
+    camera", "only the garden hose") are picked from the order once it is read; an
+    order none of whose items it names returns them all."""
+    words = " ".join(re.sub(r"[^a-z0-9' -]", " ", text.lower()).split())[:MAX_WORDS]
+    return f"bind:order_items_named:{words}" if words else "bind:order_items"
 
 
 def _modify(b: _Builder) -> None:

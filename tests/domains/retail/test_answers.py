@@ -114,7 +114,7 @@ async def test_the_customers_own_orders_stay_named_and_others_are_hidden(
     carrier = tracked["payload"]["shipments"][0]["carrier"]
     when = datetime.fromisoformat(last["occurred_at"]).strftime("%Y-%m-%d %H:%M")
     assert sentences[1] == "Shipment 843053632392: Held with #W9711842 and another order at " + (
-        f"{last['location']} on {when} (carrier {carrier})."
+        f"{last['location']} on {when} (carrier {carrier}), for order #W2378156."
     )
 
 

@@ -81,3 +81,27 @@ async def test_a_rejected_chinese_cancel_and_a_final_state_are_told_in_chinese(
     # Declined by the store, not failed: the reason and the alternative, in Chinese.
     assert final.status == "completed" and CJK.search(final.answer)
     assert f"订单 {delivered} 已经送达，无法取消；您可以改为申请退货或换货。" in final.answer
+
+
+async def test_a_chinese_request_leaving_the_order_out_means_the_one_just_discussed(
+    support: Support,
+) -> None:
+    user, (first, second) = await user_with_orders(support.db.pool, "pending", count=2, skip=5)
+    looked = await run_request(
+        support.graph, support.ctx, text=f"订单{second}里有什么？", user_id=user
+    )
+    tid = looked.thread_id
+    # Chinese drops an object the conversation just named: "then cancel (it)".
+    asked = await run_request(
+        support.graph, support.ctx, text="嗯，那就取消吧", user_id=user, thread_id=tid
+    )
+    assert asked.status == "needs_input" and asked.question is not None, asked.trace
+    assert asked.question["kind"] == "confirm"
+    assert second in asked.question["text"] and first not in asked.question["text"]
+    # Counting rather than pointing ("一个订单") still asks which.
+    other = await run_request(support.graph, support.ctx, text=f"查一下订单{second}", user_id=user)
+    counted = await run_request(
+        support.graph, support.ctx, text="我想取消一个订单", user_id=user, thread_id=other.thread_id
+    )
+    assert counted.question is not None and counted.question["kind"] == "clarify"
+    assert {first, second} <= {o["value"] for o in counted.question["options"]}

@@ -26,6 +26,7 @@ from tests.integration.graph.helpers import user_with_orders, with_executor
 from tests.support_fixtures import Support
 
 NOT_JSON = "I would rather chat."
+"""Intake's and the planner's calls: rejected, so their rules tier runs."""
 TEMPLATE_SENTENCES = "compose: 2 sentence(s)"
 """The rules' answer to a status question: the status, then what the order holds."""
 
@@ -33,9 +34,6 @@ TEMPLATE_SENTENCES = "compose: 2 sentence(s)"
 def is_template(answer: str, order: str) -> bool:
     """Whether `answer` is the rules' status answer for the pending `order`."""
     return answer.startswith(f"Order {order} is pending. It holds: ") and answer.endswith(".")
-
-
-"""Intake's and the planner's calls: rejected, so their rules tier runs."""
 
 
 async def ask(

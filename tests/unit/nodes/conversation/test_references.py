@@ -78,3 +78,18 @@ def test_small_talk_is_answered(text: str, lang: str, reply: str) -> None:
 def test_small_talk_with_a_request_is_no_small_talk() -> None:
     assert small_talk_reply("hi, cancel my order", "en") is None
     assert small_talk_reply("thanks, and where is my parcel?", "en") is None
+
+
+@pytest.mark.parametrize("text", ["把这一单取消", "那一笔退了吧", "这一个还没到"])
+def test_chinese_this_one_with_a_measure_word_is_a_reference(text: str) -> None:
+    assert _pick(text, _focus((B,), (A,)), OPTIONS) == (B, [])
+
+
+def test_a_position_counts_in_the_last_list_shown_even_after_one_was_named_again() -> None:
+    # Turn 1 listed A, B, C; turn 2 was about B alone (B stays in turn 1's list too).
+    focus = _focus((B,), (A, B, C))
+    assert _pick("ok, cancel the last one instead", focus, OPTIONS) == (C, [])
+    assert _pick("what about the second order", focus, OPTIONS) == (B, [])
+    assert _pick("第一个呢", focus, OPTIONS) == (A, [])
+    # A bare "last" counts nothing: no earlier list is reached for.
+    assert _pick("cancel what I bought last week", focus, OPTIONS)[0] != C

@@ -129,3 +129,38 @@ def test_a_question_naming_an_option_is_a_new_request_not_a_pick() -> None:
 @pytest.mark.parametrize("text", ["不用了", "不用了，谢谢", "算了吧"])
 def test_chinese_no_thanks_declines(text: str) -> None:
     assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "declined"
+
+
+@pytest.mark.parametrize("text", ["先不取消了", "不取消了", "暂时不改了", "还是不退了吧"])
+def test_chinese_declines_naming_the_verb_decline(text: str) -> None:
+    # Chinese puts the declined verb between 不 and 了: still a no to the stated change.
+    assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "declined"
+
+
+@pytest.mark.parametrize(
+    "text", ["yes, but only the keyboard", "ok but refund it to paypal instead"]
+)
+def test_a_yes_that_changes_the_request_asks_anew(text: str) -> None:
+    reply = answer_to(CONFIRM, text, _reading(text), CANCEL)
+    assert reply.outcome == "amended" and reply.confirmed == () and not reply.settled
+    assert reply.text.startswith(CANCEL.text) and reply.text.endswith(text.split(" ", 1)[1])
+
+
+def test_a_chinese_yes_that_changes_the_request_asks_anew() -> None:
+    reply = answer_to(CONFIRM, "好的，不过只退键盘", _reading("好的，不过只退键盘"), CANCEL)
+    assert reply.outcome == "amended" and reply.text == f"{CANCEL.text} 不过只退键盘"
+
+
+def test_a_yes_then_a_question_is_no_change_of_the_request() -> None:
+    text = "ok, but what is a refund"
+    assert answer_to(CONFIRM, text, _reading(text), CANCEL).outcome == "asked_again"
+
+
+@pytest.mark.parametrize(
+    "text", ["yes please. also, is #W1000002 shipped?", "确认。另外帮我查一下#W1000002"]
+)
+def test_a_yes_adding_a_request_confirms_the_stated_calls_and_keeps_both(text: str) -> None:
+    reading = _reading(text, ("order_status",), order_ids=("#W1000002",))
+    reply = answer_to(CONFIRM, text, reading, CANCEL)
+    assert reply.outcome == "confirmed" and reply.confirmed == (CALL,)
+    assert reply.text.startswith(CANCEL.text) and "#W1000002" in reply.text
