@@ -16,7 +16,6 @@ from typing import NamedTuple
 from checkpoints.opening import Pool
 from domains.retail.conditions import CONDITION_SLOT, read_condition
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
-from domains.retail.intents.corpus import training_corpus
 from domains.retail.intents.reader import (
     STATE_READS,
     item_change,
@@ -45,7 +44,7 @@ from nodes import language
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, Reading, SlotSpec
 from nodes.intake import learned, learned_reading, rules
-from nodes.intake.learned import ModelSpec
+from nodes.intake.learned import LabelledText, ModelSpec
 from nodes.intake.learned_reading import Vocabulary
 from nodes.intake.rules import any_match, compiled
 from nodes.intake.surface import spaced, surface
@@ -203,10 +202,20 @@ def keyword_signals(texts: Sequence[str]) -> list[list[float]]:
 # The corpus is generated from the pack's intents folder and the harness's nodes.language
 # alone (what `domains.retail.intents.corpus` imports): a digest of 29 files, not 549.
 CORPUS_SOURCES = (Path(__file__).parent / "intents", Path(language.__file__))
+
+
+def _corpus() -> Sequence[LabelledText]:
+    # Imported when the reader is trained, never by a request: the generator and its
+    # templates are a tenth of the pack's import time.
+    from domains.retail.intents.corpus import training_corpus
+
+    return training_corpus()
+
+
 MODEL = ModelSpec(
     "retail-intents",
     LABELS,
-    training_corpus,
+    _corpus,
     prepare,
     keyword_signals,
     version="2-spaced",

@@ -3,6 +3,7 @@ what a question about a write's state reads as."""
 
 from __future__ import annotations
 
+import functools
 import re
 from functools import cache
 
@@ -102,10 +103,15 @@ _PAUSE = re.compile(r"[,，.;；。!！]")
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
-# Per intent, so that a nearer word of another write ("do not send me emails": "send"
-# is a change's word too) never hides the one negated.
-_NEGATED = {
-    intent: re.compile(
+
+
+@functools.cache
+def _negated(intent: str) -> re.Pattern[str]:
+    """What withdraws `intent`'s write. Per intent, so that a nearer word of another write
+    ("do not send me emails": "send" is a change's word too) never hides the one negated;
+    compiled on first use, so a request naming no write compiles none of them."""
+    cue = WRITE_CUES[intent]
+    return re.compile(
         f"{_NEGATION}(?:{cue})\\w*"
         # "the returned lamp", "my cancelled order", "退回去的东西": an action already done.
         f"|\\b(?:the|my|that|this|those|these)\\s+(?:{cue})\\w*ed\\b"
@@ -113,8 +119,6 @@ _NEGATED = {
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
     )
-    for intent, cue in WRITE_CUES.items()
-}
 
 
 # "I got an e-mail saying so" tells what happened; it asks for no e-mail.
@@ -143,7 +147,7 @@ def negated_writes(clause: str) -> frozenset[str]:
     negated = {
         i
         for i, cue in _CUES.items()
-        if cue.search(lowered) and not cue.search(_NEGATED[i].sub(" ", lowered))
+        if cue.search(lowered) and not cue.search(_negated(i).sub(" ", lowered))
     }
     return frozenset(negated | told)
 
