@@ -203,9 +203,13 @@ def _contents(order: Order, lang: Lang) -> list[str]:
 
 
 def _item_words(name: str, options: Mapping[str, str]) -> str:
-    # Each value with its option's name: "ethernet: yes", never a bare "yes".
-    told = ", ".join(f"{key}: {value}" for key, value in options.items())
+    told = _option_words(options)
     return f"{name} ({told})" if told else name
+
+
+def _option_words(options: Mapping[str, str]) -> str:
+    # Each value with its option's name: "ethernet: yes", never a bare "yes".
+    return ", ".join(f"{key}: {value}" for key, value in options.items())
 
 
 def _user(payload: object, lang: Lang) -> list[str]:
@@ -308,7 +312,7 @@ def _product(payload: object, lang: Lang) -> list[str]:
     if not stocked:
         return [say(lang, f"{product.name} is out of stock in every option right now.",
                     f"{product.name} 目前所有款式都缺货。")]  # fmt: skip
-    shown = [f"{_item_words('', v.options).strip(' ()')} ${v.price:.2f}" for v in stocked]
+    shown = [f"{_option_words(v.options)} ${v.price:.2f}" for v in stocked]
     listed = "; ".join(shown[:MAX_VARIANTS])
     more = len(shown) - MAX_VARIANTS
     if lang == "zh":
