@@ -383,7 +383,8 @@ def _question(raw: dict[str, Any] | None) -> dict[str, Any] | None:
     if not raw:
         return None
     options = [{"value": o["value"], "label": o["label"]} for o in raw.get("options") or []]
-    return {"kind": raw["kind"], "text": raw["text"], "options": options}
+    # The slot tells a client what it asks for: which record, or a value to type (an address).
+    return {"kind": raw["kind"], "text": raw["text"], "slot": raw.get("slot"), "options": options}
 
 
 async def thread_status(

@@ -47,6 +47,31 @@ Lexicon = Mapping[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
+class ValueAsk:
+    """A value a write cannot go on without ("change the address" gives no address): when
+    the request names none of its intent's asked slots, the turn asks for this one."""
+
+    slot: str
+    cue: str = ""
+    """A pattern the request's text must match for this value to be what is missing
+    (an address, not a payment method); empty: always."""
+    shape: str = ""
+    """How the value stands alone in a reply ("12 Oak St, Austin, TX 78701"): a reply it
+    is found in answers the question with it, and the request goes on as
+    "<request>: <value>", which the pack's reading must read the value from. Empty: the
+    value is one of the customer's records (`DomainRecords.options`), picked as a
+    record is."""
+
+    def wanted(self, text: str) -> bool:
+        return not self.cue or re.search(self.cue, text, re.IGNORECASE) is not None
+
+    def found_in(self, reply: str) -> str | None:
+        """The value as the reply gives it, or None."""
+        match = re.search(self.shape, reply) if self.shape else None
+        return match.group(0).strip() if match else None
+
+
+@dataclass(frozen=True)
 class IntentSpec:
     """One intent of the domain's vocabulary."""
 
@@ -69,6 +94,9 @@ class IntentSpec:
     offer: Bilingual | None = None
     """How the turn offers it when the reading is unsure ("cancel the order"):
     a question "Do you want me to …?" instead of a guess."""
+    asks: tuple[ValueAsk, ...] = ()
+    """Values its write needs one of: a request that gives none is asked for the first
+    whose cue its text matches, instead of being answered without the write."""
 
 
 @dataclass(frozen=True)

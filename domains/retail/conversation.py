@@ -9,7 +9,7 @@ from typing import Any
 
 from checkpoints.opening import Pool
 from domains.retail.results import Order, parse
-from domains.retail.storage.customers import order_summaries
+from domains.retail.storage.customers import PaymentMethodRow, order_summaries, payment_methods
 from nodes.contracts import ConfirmationRequest, Option
 from nodes.language import Lang, say
 
@@ -57,12 +57,35 @@ ACTIONS: Mapping[str, tuple[str, str]] = {
 }
 
 
+ASK: Mapping[str, tuple[str, str]] = {
+    "order_ids": ("Which order do you mean?", "请问您指的是哪个订单？"),
+    "address": (
+        "What is the new address? Please write it as street, [unit,] city, state and ZIP,"
+        " e.g. 12 Oak St, Apt 4, Austin, TX 78701.",
+        "请问新的地址是什么？请按“街道, [单元,] 城市, 州 邮编”填写，"
+        "例如 12 Oak St, Apt 4, Austin, TX 78701。",
+    ),
+    "payment_method": (
+        "Which of your payment methods should it use?",
+        "请问要改用您的哪种支付方式？",
+    ),
+}
+METHOD_WORDS: Mapping[str, tuple[str, str]] = {
+    "credit_card": ("credit card", "信用卡"),
+    "gift_card": ("gift card", "礼品卡"),
+    "paypal": ("PayPal", "PayPal"),
+}
+
+
 class RetailConversation:
     """Clarification options and confirmation questions for retail orders."""
 
     async def options(
         self, pool: Pool, user_id: str, slot: str, intents: tuple[str, ...], lang: Lang
     ) -> list[Option]:
+        if slot == "payment_method":
+            methods = await payment_methods(pool, user_id)
+            return [_method_option(m, lang) for m in methods[:MAX_OPTIONS]]
         if slot != "order_ids":
             return []
         orders = await order_summaries(pool, user_id)
@@ -71,7 +94,7 @@ class RetailConversation:
         return [_option(oid, status, names, lang) for oid, status, names in chosen[:MAX_OPTIONS]]
 
     def ask(self, slot: str, intents: tuple[str, ...], lang: Lang) -> str:
-        return say(lang, "Which order do you mean?", "请问您指的是哪个订单？")
+        return say(lang, *ASK.get(slot, ASK["order_ids"]))
 
     def confirmation(
         self, request: ConfirmationRequest, results: Mapping[str, Any], lang: Lang
@@ -86,6 +109,25 @@ class RetailConversation:
             skill=request.skill,
         )
         return what + _details(request, order, lang)
+
+
+def _method_option(method: PaymentMethodRow, lang: Lang) -> Option:
+    """A payment method as the customer knows it: "credit card (visa ending 1234)"."""
+    en, zh = METHOD_WORDS.get(method.source, (method.source, method.source))
+    kind = say(lang, en, zh)
+    if method.last_four:
+        detail = say(
+            lang,
+            f"{method.brand} ending {method.last_four}",
+            f"{method.brand} 尾号 {method.last_four}",
+        )
+    elif method.balance is not None:
+        detail = say(lang, f"balance ${method.balance:.2f}", f"余额 ${method.balance:.2f}")
+    else:
+        detail = ""
+    label = f"{kind} ({detail}, {method.id})" if detail else f"{kind} ({method.id})"
+    words = (en.lower(), zh, *en.lower().split(), method.brand or "", method.last_four or "")
+    return Option(value=method.id, label=label, words=tuple(w for w in dict.fromkeys(words) if w))
 
 
 def _option(order_id: str, status: str, names: list[str], lang: Lang) -> Option:

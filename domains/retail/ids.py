@@ -7,8 +7,8 @@ import re
 
 ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?([Ww]\d{7})(?!\d)")
 PAYMENT_ID = re.compile(r"\b((?:gift_card|credit_card|paypal)_\d+)\b")
-# "to 12 Oak St, Austin, TX 78701" or "改成 12 Oak St, Austin, TX 78701".
-ADDRESS = re.compile(
-    r"(?:\b(?:to|at)\s+|(?:成|为|到|是)[:\s]*)"
-    r"(\d+\s+[A-Za-z][\w .'-]*?(?:,\s*[\w .'-]+){1,4}?\s*\d{5})\b"
-)
+ADDRESS_SHAPE = r"\d+\s+[A-Za-z][\w .'-]*?(?:,\s*[\w .'-]+){1,4}?\s*\d{5}\b"
+"""A US postal address as written: "12 Oak St, Apt 4, Austin, TX 78701"."""
+# "to 12 Oak St, Austin, TX 78701", "改成 12 Oak St, Austin, TX 78701", or after a colon
+# ("change my address: 12 Oak St, …", as a request goes on with the address it was asked).
+ADDRESS = re.compile(rf"(?:\b(?:to|at)\s+|(?:成|为|到|是)[:\s]*|[:：]\s*)({ADDRESS_SHAPE})")

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from checkpoints.opening import Pool
 from domains.retail.conditions import CONDITION_SLOT, read_condition
-from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
+from domains.retail.ids import ADDRESS, ADDRESS_SHAPE, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.reader import (
     STATE_READS,
     item_change,
@@ -23,6 +23,7 @@ from domains.retail.intents.reader import (
     mail_only,
     negated_writes,
     prepare,
+    standing_preference,
     worded_writes,
 )
 from domains.retail.storage import reads
@@ -42,7 +43,7 @@ from domains.retail.vocabulary import (
 )
 from nodes import language
 from nodes.contracts import Understanding
-from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, Reading, SlotSpec
+from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, Reading, SlotSpec, ValueAsk
 from nodes.intake import learned, learned_reading, rules
 from nodes.intake.learned import LabelledText, ModelSpec
 from nodes.intake.learned_reading import Vocabulary
@@ -57,6 +58,10 @@ REFUSE_BULK = Bilingual(
     "我无法一次更改多个订单，也不能处理其他客户的数据；请每次只就您自己的一个订单提问。",
 )
 
+
+# What a change that gives no value is about: its address, or how it is paid.
+ADDRESS_CUE = r"address|ship(?:ping)?\b.{0,12}\bto\b|deliver\w*\b.{0,12}\bto\b|地址|收货|寄到|送到"
+PAYMENT_CUE = r"\bpay|card\b|paypal|付款|支付|付钱|卡"
 
 # Vocabulary order: a merged model reading is listed in this order.
 INTENTS_SPEC: tuple[IntentSpec, ...] = (
@@ -86,6 +91,12 @@ INTENTS_SPEC: tuple[IntentSpec, ...] = (
         offer=Bilingual(
             "change the order's address, items or payment", "修改订单的地址、商品或付款方式"
         ),
+        # "Change the address of #W…" with no address asks for it; a change of items
+        # names what it changes and is not asked.
+        asks=(
+            ValueAsk("address", cue=ADDRESS_CUE, shape=ADDRESS_SHAPE),
+            ValueAsk("payment_method", cue=PAYMENT_CUE),
+        ),
     ),
     IntentSpec(
         "return_items",
@@ -111,6 +122,7 @@ INTENTS_SPEC: tuple[IntentSpec, ...] = (
         # "change its address instead": an order in focus makes it that order's address.
         refers=("order_ids",),
         offer=Bilingual("change your account's default address", "修改您账户的默认地址"),
+        asks=(ValueAsk("address", shape=ADDRESS_SHAPE),),
     ),
     IntentSpec(
         "notify",
@@ -218,7 +230,7 @@ MODEL = ModelSpec(
     _corpus,
     prepare,
     keyword_signals,
-    version="2-spaced",
+    version="3-written",
     sources=CORPUS_SOURCES,
 )
 VOCABULARY = Vocabulary(
@@ -265,6 +277,10 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     read_in = _settled_clauses(reading.read_in, lowered) or ((lowered, frozenset(reading.intents)),)
     asked = [i for i in LABELS if i != OUT_OF_SCOPE and any(i in f for _, f in read_in)]
     found = item_change(asked, lowered)
+    if standing_preference(lowered):
+        found = [i for i in found if i != "refund_status"]
+        if not found:
+            return LearnedIntents((OUT_OF_SCOPE,), reading.uncertain, (), reading.plausible)
     if set(found) <= {"notify"} and ORDER_ID.search(lowered) and not mail_only(lowered):
         found.insert(0, "order_status")  # "e-mail me about #W…" asks for the order's facts
     intents = tuple(i for i in LABELS if i in found)

@@ -17,16 +17,18 @@ MAX_ASKED = 2
 def clarify_question(
     lead: str, slot: str, options: Sequence[Option], request: str, audit_id: str, lang: Lang
 ) -> Question:
-    """Ask which of `options` the customer means, to go on with `request`."""
+    """Ask which of `options` the customer means, to go on with `request`; with no
+    options, `lead` asks for a value of `slot` in the customer's own words."""
     listed = "; ".join(f"{n}) {o.label}" for n, o in enumerate(options, 1))
     hint = say(
         lang,
         "Reply with the number, the id, or a word that tells them apart.",
         "请回复序号、编号，或能区分它们的词。",
     )
+    listing = f"{lead} {listed}. {hint}" if lang == "en" else f"{lead}{listed}。{hint}"
     return Question(
         kind="clarify",
-        text=f"{lead} {listed}. {hint}" if lang == "en" else f"{lead}{listed}。{hint}",
+        text=listing if options else lead,
         request=request,
         slot=slot,
         options=tuple(options),

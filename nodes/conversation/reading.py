@@ -13,7 +13,7 @@ from nodes.conversation.corrections import carried_over, named_first
 from nodes.conversation.focus import focus_of
 from nodes.conversation.followup import Reply, answer_to
 from nodes.conversation.questions import intent_question, open_question
-from nodes.conversation.references import pointed_at, resolve
+from nodes.conversation.references import pointed_at, resolve, value_answer
 from nodes.domain import OUT_OF_SCOPE
 from nodes.intake.rules import understand
 from nodes.state import SupportState
@@ -44,9 +44,12 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     trace: list[str] = []
     question = open_question(state)
     if question is not None:
-        reading = _read(ctx, text)
-        asked = _read(ctx, question.request)
-        reply = answer_to(question, text, reading, asked, _without_ids(ctx, text, reading))
+        if (value := value_answer(ctx.domain, question, text)) is not None:
+            reply = Reply(f"{question.request}: {value}", outcome="picked")
+        else:
+            reading = _read(ctx, text)
+            asked = _read(ctx, question.request)
+            reply = answer_to(question, text, reading, asked, _without_ids(ctx, text, reading))
         await _audit_reply(ctx, state, question, reply)
         trace.append(f"conversation: {question.kind} question answered: {reply.outcome}")
         notes += [reply.note] if reply.note else []

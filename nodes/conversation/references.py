@@ -20,7 +20,7 @@ from nodes.context import SupportContext
 from nodes.contracts import FocusEntity, Option, Question, Understanding
 from nodes.conversation.questions import clarify_question
 from nodes.conversation.words import OTHER, POSITION, REFERENCE, SOME_ZH, ordinal
-from nodes.domain import Domain
+from nodes.domain import Domain, ValueAsk
 from nodes.quoting import norm_id
 
 MIN_WORD = 3
@@ -71,7 +71,37 @@ async def resolve(
                 return Resolution(
                     values, clarify_question(lead, slot, offered, u.text, audit_id, u.lang)
                 )
+    if (wanted := value_wanted(ctx.domain, u)) is not None:
+        options = await ctx.domain.records.options(
+            ctx.pool, user_id, wanted.slot, u.intents, u.lang
+        )
+        if options or wanted.shape:
+            lead = ctx.domain.answers.ask(wanted.slot, u.intents, u.lang)
+            request = " ".join([u.text, *values.values()])
+            asked = clarify_question(lead, wanted.slot, options, request, audit_id, u.lang)
+            return Resolution(values, asked)
     return Resolution(values)
+
+
+def value_wanted(domain: Domain, u: Understanding) -> ValueAsk | None:
+    """The value a write of the request cannot go on without and the request does not give."""
+    for intent in u.intents:
+        spec = domain.intent(intent)
+        if spec is None or any(u.slot(a.slot) for a in spec.asks):
+            continue
+        for ask in spec.asks:
+            if ask.wanted(u.text):
+                return ask
+    return None
+
+
+def value_answer(domain: Domain, question: Question, reply: str) -> str | None:
+    """The value a reply gives to an open question asking for one ("12 Oak St, …")."""
+    if question.kind != "clarify" or question.options or question.slot is None:
+        return None
+    specs = domain.understanding.intents
+    shapes = (a for spec in specs for a in spec.asks if a.slot == question.slot)
+    return next((v for a in shapes if (v := a.found_in(reply)) is not None), None)
 
 
 def _elided(

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from sklearn.pipeline import Pipeline
 
-FEATURES_VERSION = "char-wb-1-4+signals/sgd-log-5e-6-30x3-mean/v1"
+FEATURES_VERSION = "char-wb-1-5+signals/sgd-log-5e-6-30x3-mean/v1"
 """Bump when the features or the estimator change: old artifacts are then retrained."""
 
 
@@ -326,7 +326,7 @@ def _features(spec: ModelSpec) -> Any:
 
     chars = TfidfVectorizer(
         analyzer="char_wb",
-        ngram_range=(1, 4),
+        ngram_range=(1, 5),
         sublinear_tf=True,
         min_df=2,
         preprocessor=spec.prepare,

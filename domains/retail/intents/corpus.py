@@ -1,7 +1,7 @@
 """The generated bilingual training corpus of the retail intent classifier.
 
 Templates (orders_*, returns_*, service_*, acts_*, pairs_*, scope_*, families_*, voices_*, mixed_zh) × slot values (slots) × paraphrase
-layers (noise), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
+layers (noise), whole messages written as customers type them (written), plus messages joined from several clauses (combine), labelled by LABELS.md. One seeded
 generator and fixed iteration orders make every call, in every process, give the same
 examples in the same order.
 """
@@ -12,7 +12,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from domains.retail.intents import combine
@@ -45,6 +45,8 @@ from domains.retail.intents.withdrawals import (
     WITHDRAWALS_ZH,
     as_pairs,
 )
+from domains.retail.intents.written import KIND as WRITTEN_KIND
+from domains.retail.intents.written import written
 from nodes.language import LANGS, Lang, lang_of
 
 SEED = 10_2026
@@ -84,9 +86,10 @@ HARD_KINDS = (
 rest are "plain" requests and "mixed" Chinese/English ones written as such."""
 STANDALONE = ("bulk_modify", "out_of_scope")
 """Labels that never join another (LABELS.md)."""
-ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic", "all_read")
+ALONE_KINDS = ("injection", "withdrawal", "smalltalk", "off_topic", "all_read", WRITTEN_KIND)
 """Classes whose messages are not joined to others: they are taught on their own ("show me
-all my orders" next to "cancel it" would read as a bulk change)."""
+all my orders" next to "cancel it" would read as a bulk change; a written message is
+already a whole message)."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,11 @@ def training_corpus() -> tuple[Example, ...]:
     rng = random.Random(SEED)
     seen: dict[str, Example] = {}
     for lang in LANGS:
-        for example in generated(TEMPLATES[lang], rng):
+        # The written messages are read from their files only here, when a reader is
+        # trained: a request reads the templates' words (`reader.known_words`), never them.
+        templates = TEMPLATES[lang]
+        taught = replace(templates, groups=templates.groups + written()[lang])
+        for example in generated(taught, rng):
             earlier = seen.setdefault(example.text, example)
             if earlier.intents != example.intents:
                 raise ValueError(

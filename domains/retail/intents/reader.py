@@ -102,6 +102,15 @@ _PAUSE = re.compile(r"[,，.;；。!！]")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
+
+
+def standing_preference(lowered: str) -> bool:
+    """A preference for later that names no order and asks nothing ("from now on, refund
+    to my gift card"): memory keeps it; it is no question about a refund now."""
+    asks = "?" in lowered or "？" in lowered
+    return bool(_LASTING.search(lowered)) and not ORDER_ID.search(lowered) and not asks
+
+
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
 
 

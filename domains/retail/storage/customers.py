@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
+from typing import NamedTuple
 
 from checkpoints.opening import Pool
 
@@ -45,3 +47,25 @@ async def order_summaries(pool: Pool, user_id: str) -> list[tuple[str, str, list
             (user_id,),
         )
         return [(r["order_id"], r["status"], list(r["names"])) for r in await cur.fetchall()]
+
+
+class PaymentMethodRow(NamedTuple):
+    id: str
+    source: str
+    brand: str | None
+    last_four: str | None
+    balance: Decimal | None
+
+
+async def payment_methods(pool: Pool, user_id: str) -> list[PaymentMethodRow]:
+    """The payment methods of `user_id`, in their account's order."""
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT id, source, brand, last_four, balance FROM payment_methods"
+            " WHERE user_id = %s ORDER BY position",
+            (user_id,),
+        )
+        return [
+            PaymentMethodRow(r["id"], r["source"], r["brand"], r["last_four"], r["balance"])
+            for r in await cur.fetchall()
+        ]

@@ -18,6 +18,7 @@ from domains.retail.intents.corpus import (
     corpus_digest,
     training_corpus,
 )
+from domains.retail.intents.written import KIND as WRITTEN_KIND
 from domains.retail.understanding import INTENTS_SPEC
 
 DIGEST = "from domains.retail.intents.corpus import corpus_digest; print(corpus_digest())"
@@ -41,7 +42,7 @@ def test_two_calls_and_another_process_give_the_same_corpus() -> None:
 
 def test_size_is_within_bounds_and_texts_are_unique() -> None:
     corpus = training_corpus()
-    assert 6_000 <= len(corpus) <= 25_000
+    assert 6_000 <= len(corpus) <= 45_000
     assert len({example.text for example in corpus}) == len(corpus)
 
 
@@ -67,7 +68,7 @@ def test_each_hard_class_is_present_in_both_languages(kind: str) -> None:
 
 def test_every_example_has_a_known_kind() -> None:
     kinds = {example.kind for example in training_corpus()}
-    assert kinds == {*HARD_KINDS, "plain", "mixed"}
+    assert kinds == {*HARD_KINDS, "plain", "mixed", WRITTEN_KIND}
 
 
 def test_both_languages_and_mixed_chinese_english_are_present() -> None:

@@ -17,6 +17,19 @@ def test_the_accounts_default_address_is_no_standing_preference() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        ("From now on, please refund to my gift card.", ("out_of_scope",)),
+        ("以后退款都退到我的礼品卡", ("out_of_scope",)),
+        # A question, or an order named, is about a refund now.
+        ("where did the refund for #W1234567 go? from now on use my gift card", ("refund_status",)),
+    ],
+)
+def test_a_standing_preference_asks_no_refund_question(text: str, intents: tuple[str, ...]) -> None:
+    assert understand(text).intents == intents
+
+
+@pytest.mark.parametrize(
     ("found", "text", "expected"),
     [
         (["exchange_items"], "if #w1234567 hasn't shipped, swap the lamp for the black one", ["modify_order"]),
