@@ -143,4 +143,4 @@ def _start(workers: int, concurrency: int) -> list[subprocess.Popen[str]]:
 
 if __name__ == "__main__":
     args = [int(a) for a in sys.argv[1:4]]
-    asyncio.run(main(*(args + [60, 4, ROUNDS][len(args) :])))
+    asyncio.run(main(*(args + [200, 4, ROUNDS][len(args) :])))
