@@ -200,6 +200,9 @@ class Question(_Frozen):
     """The turn that asked."""
     asked: int = 1
     """How many turns in a row asked it (an unclear answer asks again, up to a bound)."""
+    intents: tuple[Intent, ...] = ()
+    """A confirmation's: the intents of the request it states. A yes goes on with them, not
+    with a new reading of the request's words, which a model might read otherwise."""
 
 
 class FocusEntity(_Frozen):

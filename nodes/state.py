@@ -159,6 +159,7 @@ class QuestionData(TypedDict):
     calls: list[CallData]
     audit_id: str
     asked: int
+    intents: NotRequired[list[str]]
 
 
 class FocusEntityData(TypedDict):

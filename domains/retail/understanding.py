@@ -230,7 +230,7 @@ MODEL = ModelSpec(
     _corpus,
     prepare,
     keyword_signals,
-    version="3-written",
+    version="4-written",
     sources=CORPUS_SOURCES,
 )
 VOCABULARY = Vocabulary(

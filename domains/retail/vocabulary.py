@@ -34,6 +34,7 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\bevery (?:single )?(?:thing|item|purchase)\b",
     r"\beach of (?:my|the|them)\b",
     r"\ball of (?:them|those)\b",
+    r"\b(?:them|those|these) all\b",
     r"\b(?:everything|anything|all (?:the )?(?:stuff|things|items)) i (?:ordered|bought|purchased)\b",
     r"\b(?:the|all the) rest\b",
     "(?:所有|全部|每个|每一个|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",

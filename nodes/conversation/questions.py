@@ -76,12 +76,14 @@ def confirm_question(state: SupportState, draft: str) -> Question | None:
     raw = state.get("understanding")
     if not waiting or not raw:
         return None
+    understanding = Understanding.model_validate(raw)
     return Question(
         kind="confirm",
         text=draft,
-        request=Understanding.model_validate(raw).text,
+        request=understanding.text,
         calls=tuple(Call(skill=c.skill, args_hash=c.args_hash) for c in waiting),
         audit_id=state.get("audit_id") or "",
+        intents=understanding.intents,
     )
 
 

@@ -60,6 +60,12 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     if question is not None and reply.intent:
         # The customer chose what to do: the request is read as that, and nothing else.
         rules = rules.model_copy(update={"intents": (reply.intent,), "uncertain": ()})
+    elif question is not None and reply.outcome == "confirmed" and question.intents:
+        # A yes goes on with what it confirmed (and any request it adds), however its
+        # words read again; the calls must still match what was stated to run.
+        confirmed = (*question.intents, *rules.intents)
+        kept = tuple(i for i in dict.fromkeys(confirmed) if i != OUT_OF_SCOPE)
+        rules = rules.model_copy(update={"intents": kept, "uncertain": ()})
     elif question is not None and reply.outcome == "amended":
         # The change's words ("only the hose") ask nothing of their own: the request stays.
         rules = rules.model_copy(update={"intents": _read(ctx, question.request).intents})
@@ -70,8 +76,10 @@ async def read_turn(ctx: SupportContext, state: SupportState, user_id: str) -> T
     ):
         rules = carried
         trace.append(f"conversation: a correction; the last request goes on {list(rules.intents)}")
-    if rules.intents == (OUT_OF_SCOPE,) and (value := pointed_at(text.lower(), focus)):
-        # "where is it?" reads as nothing alone; with the record it points at, it may.
+    value = pointed_at(text.lower(), focus) if rules.intents == (OUT_OF_SCOPE,) else None
+    # "where is it?" reads as nothing alone; with the record it points at, it may. A text
+    # that names the record itself already said all it says ("the lamp in #W1, swap it").
+    if value is not None and value.lstrip("#").lower() not in text.lower():
         pointed = _read(ctx, f"{text} {value}")
         if pointed.intents != (OUT_OF_SCOPE,):
             rules = pointed

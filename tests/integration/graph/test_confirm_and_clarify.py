@@ -263,7 +263,8 @@ async def test_an_unsure_write_is_asked_about_never_guessed(support: Support) ->
     assert asked.question and asked.question["kind"] == "clarify"
     assert [o["value"] for o in asked.question["options"]] == list(reading.uncertain)
     assert asked.plan == [] and "outside" not in asked.answer
-    picked = await _say(support, user, "yes", asked.thread_id)
+    # "1" picks the first option however many are offered ("yes" picks the only one).
+    picked = await _say(support, user, "1", asked.thread_id)
     assert picked.intents == [reading.uncertain[0]], picked.trace
     assert picked.question is None or picked.question["kind"] == "confirm"
 

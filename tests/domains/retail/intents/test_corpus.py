@@ -42,7 +42,7 @@ def test_two_calls_and_another_process_give_the_same_corpus() -> None:
 
 def test_size_is_within_bounds_and_texts_are_unique() -> None:
     corpus = training_corpus()
-    assert 6_000 <= len(corpus) <= 45_000
+    assert 6_000 <= len(corpus) <= 60_000
     assert len({example.text for example in corpus}) == len(corpus)
 
 

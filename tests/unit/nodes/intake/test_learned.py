@@ -188,9 +188,10 @@ def test_char_wb_ngrams_are_scikit_learns() -> None:
         assert learned.char_wb_ngrams(text, 1, 4) == analyzer(text)
 
 
+# scikit-learn warns of the constant label from the worker that fits it, if anywhere.
+@pytest.mark.filterwarnings(r"ignore:Label not \d+ is present in all training examples")
 def test_a_label_the_corpus_never_uses_reads_as_never_there() -> None:
-    with pytest.warns(UserWarning, match=r"Label not \d+ is present in all training examples"):
-        trained = learned.train(ModelSpec("doors", (*LABELS, "never"), corpus, str.lower))
+    trained = learned.train(ModelSpec("doors", (*LABELS, "never"), corpus, str.lower))
     assert trained.scores("open the door")["never"] == 0.0
 
 
