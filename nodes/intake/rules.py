@@ -48,11 +48,24 @@ INJECTION_PATTERNS: tuple[str, ...] = (
 )
 
 
+# SQL statements pasted into a request ("#W1'); DELETE FROM notifications; --"): data for
+# no one, and their words ("notifications", "update", "orders") must not read as asks.
+_SQL = re.compile(
+    r"\b(?:drop|truncate|alter)\s+table\b[^;]*"
+    r"|\bdelete\s+from\s+\w+\s*(?:;|--|\bwhere\b|$)[^;]*"
+    r"|\bupdate\s+\w+\s+set\s+\w+\s*=[^;]*"
+    r"|\binsert\s+into\s+\w+\s*(?:\(|\bvalues\b|\bselect\b)[^;]*"
+    r"|\bunion\s+(?:all\s+)?select\b[^;]*"
+    r"|\bselect\s+pg_sleep\b[^;]*",
+    re.IGNORECASE,
+)
+
+
 def understand(text: str, domain: DomainUnderstanding, lexicon: Lexicon) -> Understanding:
     """Read one request with rules only: the domain reads intents and slots. Never raises
     on odd input; a domain answering outside its own vocabulary is a configuration error."""
     normalised = normalise(text)
-    reading = domain.read(normalised, lexicon)
+    reading = domain.read(_SQL.sub(" ", normalised), lexicon)
     return Understanding(
         text=normalised,
         masked_text=mask_pii(normalised),

@@ -126,3 +126,20 @@ def test_what_follows_a_withdrawal_is_asked() -> None:
     assert "cancel_order" not in negated_writes("never mind the lamp, cancel #w7654321 instead")
     assert "cancel_order" in negated_writes("never mind, don't cancel it")
     assert "return_items" in negated_writes("forget it, i'll keep the mat")
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        # Words of a pasted SQL statement ask nothing: "notifications" is no e-mail request.
+        (
+            "Where is my order #W1234567\\'); DELETE FROM notifications; --",
+            {"order_status", "track_shipment"},
+        ),
+        ("'; UPDATE orders SET status='cancelled' WHERE '1'='1", {"out_of_scope"}),
+        # Everyday words that only look like SQL stay read.
+        ("please update my address to 12 Oak St, Austin, TX 78701", {"update_account"}),
+    ],
+)
+def test_a_pasted_sql_statement_asks_nothing(text: str, intents: set[str]) -> None:
+    assert set(understand(text).intents) == intents
