@@ -48,8 +48,9 @@ INJECTION_PATTERNS: tuple[str, ...] = (
 )
 
 
-# SQL statements pasted into a request ("#W1'); DELETE FROM notifications; --"): data for
-# no one, and their words ("notifications", "update", "orders") must not read as asks.
+# SQL statements pasted into a request (an order id, a quote, then a delete from the
+# notifications table): data for no one, and their words ("notifications", "update",
+# "orders") must not read as asks.
 _SQL = re.compile(
     r"\b(?:drop|truncate|alter)\s+table\b[^;]*"
     r"|\bdelete\s+from\s+\w+\s*(?:;|--|\bwhere\b|$)[^;]*"
