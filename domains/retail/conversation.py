@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from checkpoints.opening import Pool
+from domains.retail.refunds import KINDS
 from domains.retail.results import Order, parse
 from domains.retail.storage.customers import PaymentMethodRow, order_summaries, payment_methods
 from nodes.contracts import ConfirmationRequest, Option
@@ -70,11 +71,6 @@ ASK: Mapping[str, tuple[str, str]] = {
         "请问要改用您的哪种支付方式？",
     ),
 }
-METHOD_WORDS: Mapping[str, tuple[str, str]] = {
-    "credit_card": ("credit card", "信用卡"),
-    "gift_card": ("gift card", "礼品卡"),
-    "paypal": ("PayPal", "PayPal"),
-}
 
 
 class RetailConversation:
@@ -113,7 +109,7 @@ class RetailConversation:
 
 def _method_option(method: PaymentMethodRow, lang: Lang) -> Option:
     """A payment method as the customer knows it: "credit card (visa ending 1234)"."""
-    en, zh = METHOD_WORDS.get(method.source, (method.source, method.source))
+    en, zh = KINDS.get(method.source, (method.source, method.source))
     kind = say(lang, en, zh)
     if method.last_four:
         detail = say(

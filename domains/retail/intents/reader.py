@@ -102,15 +102,6 @@ _PAUSE = re.compile(r"[,，.;；。!！]")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
 _LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
-
-
-def standing_preference(lowered: str) -> bool:
-    """A preference for later that names no order and asks nothing ("from now on, refund
-    to my gift card"): memory keeps it; it is no question about a refund now."""
-    asks = "?" in lowered or "？" in lowered
-    return bool(_LASTING.search(lowered)) and not ORDER_ID.search(lowered) and not asks
-
-
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
 
 
@@ -140,6 +131,17 @@ _MAIL_ASKED = re.compile(
 )
 
 
+def _for_later(lowered: str) -> bool:
+    """Whether the text speaks of later and of no order ("from now on, refund to my card")."""
+    return bool(_LASTING.search(lowered)) and not ORDER_ID.search(lowered)
+
+
+def standing_preference(lowered: str) -> bool:
+    """A preference for later that names no order and asks nothing ("from now on, refund
+    to my gift card"): memory keeps it; it is no question about a refund now."""
+    return _for_later(lowered) and "?" not in lowered and "？" not in lowered
+
+
 def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
@@ -149,7 +151,7 @@ def negated_writes(clause: str) -> frozenset[str]:
         later = _PAUSE.split(lowered[withdrawn.end() :], maxsplit=1)[1:] or [""]
         asked = {i for i, cue in _CUES.items() if cue.search(later[0])} - negated_writes(later[0])
         return frozenset(_CUES) - asked
-    if _LASTING.search(lowered) and not ORDER_ID.search(lowered):
+    if _for_later(lowered):
         # The account's default address is itself the lasting thing ("账户默认地址改成…").
         return frozenset(_CUES) - {"update_account"}
     told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
