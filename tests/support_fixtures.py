@@ -42,6 +42,13 @@ async def support(retail_db: Database) -> AsyncIterator[Support]:
     )
 
 
+async def say(support: Support, user: str, text: str, thread_id: str | None = None) -> RunReport:
+    """One customer turn on the support graph: a new thread, or `thread_id`."""
+    return await run_request(
+        support.graph, support.ctx, text=text, user_id=user, thread_id=thread_id
+    )
+
+
 async def run_confirmed(graph: Any, ctx: SupportContext, **request: Any) -> RunReport:
     """One request as a customer makes it: the turn, then "yes" on the same thread when
     the turn asks them to confirm a change (issue 9 §3). Tests of the confirmation itself

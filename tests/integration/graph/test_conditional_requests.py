@@ -18,22 +18,16 @@ from nodes.models import ModelTiers
 from tests.cli import run_cli
 from tests.fakes.chat import ScriptedChatModel
 from tests.integration.graph.helpers import OPERATOR, audit_rows, order_status, user_with_orders
-from tests.support_fixtures import Support
+from tests.support_fixtures import Support, say
 
 CANCEL = "cancel_pending_order_v1"
 RETURN = "return_delivered_order_items_v1"
 
 
-async def _say(support: Support, user: str, text: str, thread_id: str | None = None) -> RunReport:
-    return await run_request(
-        support.graph, support.ctx, text=text, user_id=user, thread_id=thread_id
-    )
-
-
 async def _confirm_and_approve(support: Support, user: str, asked: RunReport) -> RunReport:
     assert asked.status == "needs_input", asked.trace
     assert asked.question is not None and asked.question["kind"] == "confirm"
-    waiting = await _say(support, user, "yes", asked.thread_id)
+    waiting = await say(support, user, "yes", asked.thread_id)
     assert waiting.status == "interrupted", waiting.trace
     return await resume_thread(
         support.graph, support.ctx, asked.thread_id, decision="approve", actor=OPERATOR
@@ -58,7 +52,7 @@ def _gated(report: RunReport, skill: str) -> dict[str, Any]:
 
 async def test_cancel_if_not_shipped_runs_when_it_is_pending(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "pending", skip=0)
-    asked = await _say(support, user, f"If {order} hasn't shipped yet, cancel it")
+    asked = await say(support, user, f"If {order} hasn't shipped yet, cancel it")
     assert _gated(asked, CANCEL)["name"] == "not_shipped"
     # The confirmation question says the condition held, then what will be done.
     assert asked.question is not None
@@ -73,7 +67,7 @@ async def test_cancel_if_not_shipped_runs_when_it_is_pending(support: Support) -
 
 async def test_cancel_if_not_shipped_does_nothing_once_it_shipped(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "processed", skip=0)
-    done = await _say(support, user, f"If {order} hasn't shipped yet, cancel it")
+    done = await say(support, user, f"If {order} hasn't shipped yet, cancel it")
     assert done.status == "completed", done.trace
     assert done.question is None and done.interrupts == []
     assert (
@@ -90,7 +84,7 @@ async def test_cancel_if_not_shipped_does_nothing_once_it_shipped(support: Suppo
 
 async def test_chinese_cancel_if_not_shipped_both_ways(support: Support) -> None:
     user, (pending,) = await user_with_orders(support.db.pool, "pending", skip=1)
-    asked = await _say(support, user, f"要是还没发货就帮我取消 {pending}")
+    asked = await say(support, user, f"要是还没发货就帮我取消 {pending}")
     assert _gated(asked, CANCEL)["name"] == "not_shipped"
     assert f"订单 {pending} 还没有发货（状态：待处理），符合您提出的条件。" in asked.answer
     done = await _confirm_and_approve(support, user, asked)
@@ -98,7 +92,7 @@ async def test_chinese_cancel_if_not_shipped_both_ways(support: Support) -> None
     assert await order_status(support.db.pool, pending) == "cancelled"
 
     other, (shipped,) = await user_with_orders(support.db.pool, "processed", skip=1)
-    kept = await _say(support, other, f"如果 {shipped} 还没发货，帮我取消")
+    kept = await say(support, other, f"如果 {shipped} 还没发货，帮我取消")
     assert kept.status == "completed" and kept.question is None, kept.trace
     assert f"订单 {shipped} 已经发货了（状态：已发货），所以我没有为您取消" in kept.answer
     assert "已为您取消" not in kept.answer
@@ -108,7 +102,7 @@ async def test_chinese_cancel_if_not_shipped_both_ways(support: Support) -> None
 
 async def test_return_if_delivered_runs_when_it_was_delivered(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "delivered", skip=0)
-    asked = await _say(support, user, f"if {order} has been delivered, I want to return it")
+    asked = await say(support, user, f"if {order} has been delivered, I want to return it")
     assert _gated(asked, RETURN)["values"] == ["delivered"]
     done = await _confirm_and_approve(support, user, asked)
     assert done.status == "completed", done.trace
@@ -119,7 +113,7 @@ async def test_return_if_delivered_runs_when_it_was_delivered(support: Support) 
 
 async def test_return_if_delivered_does_nothing_before_delivery(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "processed", skip=2)
-    done = await _say(support, user, f"if {order} has been delivered, I want to return it")
+    done = await say(support, user, f"if {order} has been delivered, I want to return it")
     assert done.status == "completed" and done.interrupts == [], done.trace
     assert (
         f"Order {order} has already shipped (status processed), so I did not request a return;"
@@ -131,7 +125,7 @@ async def test_return_if_delivered_does_nothing_before_delivery(support: Support
 
 async def test_chinese_return_if_delivered_both_ways(support: Support) -> None:
     user, (delivered,) = await user_with_orders(support.db.pool, "delivered", skip=1)
-    asked = await _say(support, user, f"{delivered} 送到了的话帮我退货")
+    asked = await say(support, user, f"{delivered} 送到了的话帮我退货")
     assert _gated(asked, RETURN)["name"] == "delivered"
     assert f"订单 {delivered} 已经送达（状态：已送达），符合您提出的条件。" in asked.answer
     done = await _confirm_and_approve(support, user, asked)
@@ -139,7 +133,7 @@ async def test_chinese_return_if_delivered_both_ways(support: Support) -> None:
     assert await order_status(support.db.pool, delivered) == "return requested"
 
     other, (pending,) = await user_with_orders(support.db.pool, "pending", skip=2)
-    kept = await _say(support, other, f"如果 {pending} 已经到了，我要退货")
+    kept = await say(support, other, f"如果 {pending} 已经到了，我要退货")
     assert kept.status == "completed" and kept.question is None, kept.trace
     assert f"订单 {pending} 还没有发货（状态：待处理），所以我没有为您办理退货" in kept.answer
     assert "您仍可以取消" in kept.answer
@@ -149,7 +143,7 @@ async def test_chinese_return_if_delivered_both_ways(support: Support) -> None:
 
 async def test_unless_it_shipped_reads_as_not_shipped(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "processed", skip=3)
-    done = await _say(support, user, f"cancel {order} unless it has already shipped")
+    done = await say(support, user, f"cancel {order} unless it has already shipped")
     assert _gated(done, CANCEL)["name"] == "not_shipped"
     assert done.status == "completed" and "so I did not cancel it" in done.answer
     assert await order_status(support.db.pool, order) == "processed"
@@ -200,9 +194,9 @@ async def test_a_model_plan_with_a_bad_condition_is_rejected(support: Support) -
 
 async def test_a_condition_survives_a_clarification_of_which_order(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "processed", skip=5)
-    asked = await _say(support, user, "If it hasn't shipped yet, cancel my order")
+    asked = await say(support, user, "If it hasn't shipped yet, cancel my order")
     assert asked.question is not None and asked.question["kind"] == "clarify", asked.trace
-    done = await _say(support, user, order, asked.thread_id)
+    done = await say(support, user, order, asked.thread_id)
     assert _gated(done, CANCEL)["name"] == "not_shipped"
     assert done.status == "completed" and f"Order {order} has already shipped" in done.answer
     assert await order_status(support.db.pool, order) == "processed"

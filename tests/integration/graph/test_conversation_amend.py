@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-from graphs.api import RunReport, run_request
-from tests.support_fixtures import Support
-
-
-async def _say(support: Support, user: str, text: str, thread_id: str | None = None) -> RunReport:
-    return await run_request(
-        support.graph, support.ctx, text=text, user_id=user, thread_id=thread_id
-    )
+from tests.support_fixtures import Support, say
 
 
 async def _delivered_with_items(support: Support) -> tuple[str, str, dict[str, str]]:
@@ -30,14 +23,14 @@ async def _delivered_with_items(support: Support) -> tuple[str, str, dict[str, s
 async def test_a_yes_naming_one_item_narrows_the_return_to_it(support: Support) -> None:
     user, order, items = await _delivered_with_items(support)
     keep, *others = list(items)
-    asked = await _say(support, user, f"I want to send back everything from order {order}")
+    asked = await say(support, user, f"I want to send back everything from order {order}")
     assert asked.status == "needs_input" and asked.question is not None
     assert all(name in asked.question["text"] for name in items)
-    amended = await _say(support, user, f"yes, but only the {keep.lower()}", asked.thread_id)
+    amended = await say(support, user, f"yes, but only the {keep.lower()}", asked.thread_id)
     assert amended.status == "needs_input" and amended.question is not None, amended.trace
     stated = amended.question["text"].split("To confirm:")[1]
     assert keep in stated and not any(name in stated for name in others)
-    done = await _say(support, user, "yes", amended.thread_id)
+    done = await say(support, user, "yes", amended.thread_id)
     assert done.status == "interrupted", done.trace
     (pending,) = done.interrupts
     assert pending["skill"] == "return_delivered_order_items_v1"
