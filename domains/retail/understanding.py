@@ -50,6 +50,7 @@ from nodes.intake.learned_reading import Vocabulary
 from nodes.intake.rules import any_match, compiled
 from nodes.intake.surface import spaced, surface
 from nodes.language import Bilingual
+from skills import pii
 from skills.pii import EMAIL
 
 REFUSE_BULK = Bilingual(
@@ -213,7 +214,19 @@ def keyword_signals(texts: Sequence[str]) -> list[list[float]]:
 
 # The corpus is generated from the pack's intents folder and the harness's nodes.language
 # alone (what `domains.retail.intents.corpus` imports): a digest of 29 files, not 549.
-CORPUS_SOURCES = (Path(__file__).parent / "intents", Path(language.__file__))
+_PACK = Path(__file__).parent
+CORPUS_SOURCES = (_PACK / "intents", Path(language.__file__))
+# What `prepare` and `keyword_signals` are made of: a change to any of them is a change
+# of the model's features, and retrains it.
+FEATURE_SOURCES = (
+    Path(__file__),
+    _PACK / "vocabulary.py",
+    _PACK / "ids.py",
+    _PACK / "intents" / "reader.py",
+    Path(rules.__file__),
+    Path(rules.__file__).with_name("surface.py"),
+    Path(pii.__file__),
+)
 
 
 def _corpus() -> Sequence[LabelledText]:
@@ -231,6 +244,7 @@ MODEL = ModelSpec(
     prepare,
     keyword_signals,
     version="4-written",
+    features=FEATURE_SOURCES,
     sources=CORPUS_SOURCES,
 )
 VOCABULARY = Vocabulary(

@@ -65,6 +65,10 @@ class ModelSpec:
     version: str = "1"
     """The pack's version of `prepare` and `signals`: bumped when either changes, so
     an artifact trained on the old features is retrained."""
+    features: tuple[Path, ...] = ()
+    """Files (or folders) whose code makes `prepare` and `signals`: their digest is part of
+    the fingerprint, so a changed keyword rule or masking retrains the reader instead of
+    reusing one trained on the old features (`version` need not be bumped by hand)."""
     sources: tuple[Path, ...] = ()
     """Folders (or single files) whose files alone make the corpus (its generator is deterministic),
     if the pack says so: then a process finds the cached reader from a digest of
@@ -282,6 +286,7 @@ def _fingerprint_header(spec: ModelSpec) -> list[Any]:
         spec.version,
         version("scikit-learn"),
         version("scipy"),
+        _files_digest(spec.features),
     ]
 
 
@@ -393,8 +398,14 @@ def _sources_digest(spec: ModelSpec) -> str:
     """A digest of every file under the pack's `sources`, and of what else the
     fingerprint names besides the corpus."""
     header = [*_fingerprint_header(spec), list(sys.version_info[:2])]
-    digest = hashlib.sha256(json.dumps(header).encode())
-    for root in spec.sources:
+    return _files_digest(spec.sources, json.dumps(header))
+
+
+def _files_digest(roots: Sequence[Path], header: str = "") -> str:
+    """A digest of `header` and every file under `roots` (folders or single files), by
+    their paths relative to their root's parent and their bytes."""
+    digest = hashlib.sha256(header.encode())
+    for root in roots:
         files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
         for path in files:
             if "__pycache__" not in path.parts:

@@ -346,6 +346,23 @@ def test_a_corpus_of_its_sources_alone_is_generated_again_only_when_they_change(
     assert len(generated) == 3
 
 
+def test_a_change_to_the_features_code_retrains_on_the_same_corpus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The keyword rules a pack feeds as signals are features: the same corpus read
+    # through changed rules is another model, never the cached one.
+    rules = tmp_path / "rules.py"
+    rules.write_text("OPEN = r'open'\n")
+    doors = ModelSpec("doors", LABELS, corpus, str.lower, features=(rules,))
+    monkeypatch.setattr(learned, "_LOADED", {})
+    first = learned.load(doors, tmp_path)
+    rules.write_text("OPEN = r'open|unlock'\n")
+    monkeypatch.setattr(learned, "_LOADED", {})
+    again = learned.load(doors, tmp_path)
+    assert again.fingerprint != first.fingerprint
+    assert [p.name for p in tmp_path.glob("doors-*")] == [f"doors-{again.fingerprint}.zip"]
+
+
 def test_without_sources_the_corpus_is_generated_by_every_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
