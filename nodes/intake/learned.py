@@ -1,8 +1,9 @@
-"""A learned multi-label intent reader: character n-grams and calibrated logistic
-regression (scikit-learn), trained on the corpus a domain pack writes.
+"""A learned multi-label intent reader: character and word n-grams and calibrated
+logistic regression (scikit-learn), trained on the corpus a domain pack writes.
 
 Character n-grams read Chinese and English alike (no word segmentation), and
-tolerate typos and mixed-language text that keyword lists miss. Training is
+tolerate typos and mixed-language text that keyword lists miss; word n-grams
+tell apart messages whose characters mostly agree ("send it back", "sent it back"). Training is
 deterministic (a seeded SGD with a fixed number of epochs), so the same corpus
 gives the same model in every process; the artifact is cached under the data
 directory, named by a fingerprint of the corpus, the features and the scikit-learn
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from sklearn.pipeline import Pipeline
 
-FEATURES_VERSION = "char-wb-1-4-df8+signals/sgd-log-5e-6-30x3-mean/v1"
+FEATURES_VERSION = "char-wb-1-4-df8+word-1-2-df3+signals/sgd-log-1e-6-30x3-mean/v2"
 """Bump when the features or the estimator change: old artifacts are then retrained."""
 
 
@@ -113,80 +114,46 @@ class IntentModel:
 
 
 _WHITE_SPACES = re.compile(r"\s\s+")
+WORD = r"(?u)\b\w+\b"
+"""A word of the word n-grams: any run of letters or digits, one character or more."""
+_WORD = re.compile(WORD)
 
 
 @dataclass(frozen=True)
-class LinearReader:
-    """A fitted pipeline as the arithmetic it amounts to, in plain Python.
+class TfidfBlock:
+    """One TF-IDF vectorizer of the features, as arithmetic: n-grams of characters inside
+    word boundaries (`char_wb`) or of words, sublinear tf, idf, an l2-normed row."""
 
-    The features are TF-IDF weights of character n-grams inside word
-    boundaries (scikit-learn's `char_wb`, sublinear tf, l2-normed rows),
-    followed by the pack's signals; each intent is a logistic regression over
-    them. Reading a request this way needs neither scikit-learn and scipy,
-    whose import would cost every `rolegraph run` process about a second, nor
-    numpy; every sum is taken in scikit-learn's order, so a test finds the
-    probabilities equal to the pipeline's to the last bit.
-    """
-
+    analyzer: str
+    """"char_wb" or "word"."""
     vocabulary: dict[str, int]
-    """Character n-gram -> its feature column."""
+    """N-gram -> its column within the block."""
     ngrams: tuple[int, int]
     idf: array[float]
-    """One per n-gram column."""
-    weights: array[float]
-    """Row-major: for each feature column (n-grams, then signals), one per intent."""
-    intercepts: array[float]
-    """One per intent; +-inf for an intent the corpus always or never uses."""
+    """One per column."""
 
     @classmethod
-    def of(cls, pipeline: Pipeline) -> LinearReader:
-        import numpy as np
-        from sklearn.pipeline import FeatureUnion
-
-        features = pipeline.named_steps["features"]
-        chars = features.transformer_list[0][1] if isinstance(features, FeatureUnion) else features
-        estimators = pipeline.named_steps["intents"].estimators_
-        width = next(e.coef_.shape[1] for e in estimators if hasattr(e, "coef_"))
-        weights = np.zeros((width, len(estimators)))
-        intercepts = np.zeros(len(estimators))
-        for n, estimator in enumerate(estimators):
-            if hasattr(estimator, "coef_"):
-                weights[:, n] = estimator.coef_[0]
-                intercepts[n] = estimator.intercept_[0]
-            else:  # a label the corpus never (or always) uses: a constant 0 (or 1)
-                intercepts[n] = np.inf if estimator.y_[0] else -np.inf
+    def of(cls, vectorizer: Any) -> TfidfBlock:
         return cls(
-            {str(gram): int(column) for gram, column in chars.vocabulary_.items()},
-            (int(chars.ngram_range[0]), int(chars.ngram_range[1])),
-            _floats(chars.idf_),
-            _floats(weights),
-            _floats(intercepts),
+            str(vectorizer.analyzer),
+            {str(gram): int(column) for gram, column in vectorizer.vocabulary_.items()},
+            (int(vectorizer.ngram_range[0]), int(vectorizer.ngram_range[1])),
+            _floats(vectorizer.idf_),
         )
 
-    def probabilities(
-        self, prepared: Sequence[str], signals: Sequence[Sequence[float]]
-    ) -> list[list[float]]:
-        """Per-intent probabilities of each prepared text, with its row of signals."""
-        labels = len(self.intercepts)
-        rows = []
-        for n, text in enumerate(prepared):
-            features = self._tfidf(text)
-            if len(signals):
-                first = len(self.vocabulary)
-                features += [(first + j, float(v)) for j, v in enumerate(signals[n]) if v]
-            # Summed feature by feature in column order, as the sparse product does.
-            decision = [0.0] * labels
-            for column, value in features:
-                start = column * labels
-                for k, weight in enumerate(self.weights[start : start + labels]):
-                    decision[k] += value * weight
-            rows.append([_expit(d + b) for d, b in zip(decision, self.intercepts, strict=True)])
-        return rows
+    def terms(self) -> list[str]:
+        """The n-grams in column order."""
+        return sorted(self.vocabulary, key=lambda gram: self.vocabulary[gram])
 
-    def _tfidf(self, text: str) -> list[tuple[int, float]]:
-        """The n-gram columns of `text` and their weights, as `TfidfVectorizer.transform`."""
+    def grams(self, text: str) -> list[str]:
+        if self.analyzer == "word":
+            return word_ngrams(text, *self.ngrams)
+        return char_wb_ngrams(text, *self.ngrams)
+
+    def weights(self, text: str, offset: int) -> list[tuple[int, float]]:
+        """The columns of `text` (from `offset`) and their weights, as `TfidfVectorizer.transform`."""
         counts: dict[int, int] = {}
-        for gram in char_wb_ngrams(text, *self.ngrams):
+        for gram in self.grams(text):
             if (column := self.vocabulary.get(gram)) is not None:
                 counts[column] = counts.get(column, 0) + 1
         # Sublinear tf times idf, then the row's l2 norm, summed in column order.
@@ -198,27 +165,115 @@ class LinearReader:
         if norm:
             root = math.sqrt(norm)
             values = [v / root for v in values]
-        return list(zip(columns, values, strict=True))
+        return [(offset + c, v) for c, v in zip(columns, values, strict=True)]
+
+
+@dataclass(frozen=True)
+class LinearReader:
+    """A fitted pipeline as the arithmetic it amounts to, in plain Python.
+
+    The features are TF-IDF blocks (`TfidfBlock`: character n-grams inside word
+    boundaries, then word n-grams), followed by the pack's signals; each intent
+    is a logistic regression over them. Reading a request this way needs neither
+    scikit-learn and scipy, whose import would cost every `rolegraph run` process
+    about a second, nor numpy; every sum is taken in scikit-learn's order, so a
+    test finds the probabilities equal to the pipeline's to the last bit.
+    """
+
+    blocks: tuple[TfidfBlock, ...]
+    weights: array[float]
+    """Row-major: for each feature column (the blocks', then signals), one per intent."""
+    intercepts: array[float]
+    """One per intent; +-inf for an intent the corpus always or never uses."""
+
+    @classmethod
+    def of(cls, pipeline: Pipeline) -> LinearReader:
+        import numpy as np
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.pipeline import FeatureUnion
+
+        features = pipeline.named_steps["features"]
+        parts = (
+            [t for _, t in features.transformer_list]
+            if isinstance(features, FeatureUnion)
+            else [features]
+        )
+        estimators = pipeline.named_steps["intents"].estimators_
+        width = next(e.coef_.shape[1] for e in estimators if hasattr(e, "coef_"))
+        weights = np.zeros((width, len(estimators)))
+        intercepts = np.zeros(len(estimators))
+        for n, estimator in enumerate(estimators):
+            if hasattr(estimator, "coef_"):
+                weights[:, n] = estimator.coef_[0]
+                intercepts[n] = estimator.intercept_[0]
+            else:  # a label the corpus never (or always) uses: a constant 0 (or 1)
+                intercepts[n] = np.inf if estimator.y_[0] else -np.inf
+        return cls(
+            tuple(TfidfBlock.of(p) for p in parts if isinstance(p, TfidfVectorizer)),
+            _floats(weights),
+            _floats(intercepts),
+        )
+
+    @property
+    def columns(self) -> int:
+        """How many columns the TF-IDF blocks take; the signals follow them."""
+        return sum(len(block.vocabulary) for block in self.blocks)
+
+    def probabilities(
+        self, prepared: Sequence[str], signals: Sequence[Sequence[float]]
+    ) -> list[list[float]]:
+        """Per-intent probabilities of each prepared text, with its row of signals."""
+        labels = len(self.intercepts)
+        first = self.columns
+        rows = []
+        for n, text in enumerate(prepared):
+            features: list[tuple[int, float]] = []
+            offset = 0
+            for block in self.blocks:
+                features += block.weights(text, offset)
+                offset += len(block.vocabulary)
+            if len(signals):
+                features += [(first + j, float(v)) for j, v in enumerate(signals[n]) if v]
+            # Summed feature by feature in column order, as the sparse product does.
+            decision = [0.0] * labels
+            for column, value in features:
+                start = column * labels
+                for k, weight in enumerate(self.weights[start : start + labels]):
+                    decision[k] += value * weight
+            rows.append([_expit(d + b) for d, b in zip(decision, self.intercepts, strict=True)])
+        return rows
 
     def save(self, path: str) -> None:
-        terms = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
-        meta = {"ngrams": self.ngrams, "terms": terms}
+        meta = [
+            {"analyzer": block.analyzer, "ngrams": block.ngrams, "terms": block.terms()}
+            for block in self.blocks
+        ]
         with zipfile.ZipFile(path, "w") as saved:
-            saved.writestr("meta.json", json.dumps(meta, ensure_ascii=False))
-            for name in ("idf", "weights", "intercepts"):
+            saved.writestr("meta.json", json.dumps({"blocks": meta}, ensure_ascii=False))
+            for n, block in enumerate(self.blocks):
+                saved.writestr(f"idf{n}.f64", _little_endian(block.idf))
+            for name in _ARRAYS:
                 saved.writestr(f"{name}.f64", _little_endian(getattr(self, name)))
 
     @classmethod
     def load(cls, path: Path) -> LinearReader:
         with zipfile.ZipFile(path) as saved:
-            meta = json.loads(saved.read("meta.json"))
+            meta = json.loads(saved.read("meta.json"))["blocks"]
+            idfs = [_from_little_endian(saved.read(f"idf{n}.f64")) for n in range(len(meta))]
             arrays = {n: _from_little_endian(saved.read(f"{n}.f64")) for n in _ARRAYS}
-        terms = meta["terms"]
-        low, high = meta["ngrams"]
-        return cls(dict(zip(terms, range(len(terms)), strict=True)), (low, high), **arrays)
+        blocks = tuple(
+            TfidfBlock(
+                m["analyzer"],
+                dict(zip(m["terms"], range(len(m["terms"])), strict=True)),
+                (m["ngrams"][0], m["ngrams"][1]),
+                idf,
+            )
+            for m, idf in zip(meta, idfs, strict=True)
+        )
+        return cls(blocks, **arrays)
 
 
-_ARRAYS = ("idf", "weights", "intercepts")
+_ARRAYS = ("weights", "intercepts")
 
 
 def _floats(values: Any) -> array[float]:
@@ -265,6 +320,16 @@ def char_wb_ngrams(text: str, low: int, high: int) -> list[str]:
                 grams.append(padded[offset : offset + n])
             if offset == 0:  # a short word counts once
                 break
+    return grams
+
+
+def word_ngrams(text: str, low: int, high: int) -> list[str]:
+    """scikit-learn's `word` analyzer with `WORD` tokens: the words, then their runs of
+    two, and so on up to `high`."""
+    words = _WORD.findall(text)
+    grams = list(words) if low == 1 else []
+    for n in range(max(low, 2), min(high, len(words)) + 1):
+        grams += [" ".join(words[i : i + n]) for i in range(len(words) - n + 1)]
     return grams
 
 
@@ -318,7 +383,7 @@ def fit(spec: ModelSpec, examples: Sequence[LabelledText]) -> Pipeline:
     # The weights are the mean of a few seeds' (`nodes.intake.averaged`).
     # The intents are fitted on two cores at once: each is its own fit with its own
     # seeds, so the result is the same as one after another, in 40 s instead of 55.
-    estimator = SeedAveragedSGD(loss="log_loss", alpha=5e-6, max_iter=30, tol=None, random_state=0)
+    estimator = SeedAveragedSGD(loss="log_loss", alpha=1e-6, max_iter=30, tol=None, random_state=0)
     pipeline = Pipeline(
         [("features", _features(spec)), ("intents", OneVsRestClassifier(estimator, n_jobs=2))]
     )
@@ -341,10 +406,21 @@ def _features(spec: ModelSpec) -> Any:
         min_df=8,
         preprocessor=spec.prepare,
     )
-    if spec.signals is None:
-        return chars
-    signals = FunctionTransformer(_sparse, kw_args={"signals": spec.signals})
-    return FeatureUnion([("chars", chars), ("signals", signals)])
+    # Words and their pairs beside the characters: "send it back" and "sent it back" share
+    # most of their characters; which word is there, and which follows it, tells them apart.
+    words = TfidfVectorizer(
+        analyzer="word",
+        token_pattern=WORD,
+        ngram_range=(1, 2),
+        sublinear_tf=True,
+        min_df=3,
+        preprocessor=spec.prepare,
+    )
+    blocks = [("chars", chars), ("words", words)]
+    if spec.signals is not None:
+        blocks.append(("signals", FunctionTransformer(_sparse, kw_args={"signals": spec.signals})))
+    # The blocks are computed two at a time: the pack's rules take as long as the n-grams.
+    return FeatureUnion(blocks, n_jobs=2)
 
 
 def _sparse(texts: Sequence[str], signals: Callable[[Sequence[str]], Any]) -> Any:

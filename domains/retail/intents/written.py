@@ -18,8 +18,8 @@ from domains.retail.intents.group import Group
 from nodes.language import Lang, lang_of
 
 FOLDER = Path(__file__).with_name("written")
-RENDERS = 6
-"""Each message once as written and five times paraphrased: fewer than a template, whose
+RENDERS = 4
+"""Each message once as written and three times paraphrased: fewer than a template, whose
 renders also vary what fills it."""
 KIND = "written"
 _ORDER = re.compile(r"(?<![A-Za-z0-9_])#?[Ww]\d{7}(?!\d)")

@@ -188,6 +188,17 @@ def test_char_wb_ngrams_are_scikit_learns() -> None:
         assert learned.char_wb_ngrams(text, 1, 4) == analyzer(text)
 
 
+def test_word_ngrams_are_scikit_learns() -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    for low, high in ((1, 1), (1, 2), (2, 3)):
+        analyzer = TfidfVectorizer(
+            analyzer="word", token_pattern=learned.WORD, ngram_range=(low, high), preprocessor=str
+        ).build_analyzer()
+        for text in [*PROBES, "a bb, c-d e's 0 \t打开 车库门", "x"]:
+            assert learned.word_ngrams(text, low, high) == analyzer(text)
+
+
 # scikit-learn warns of the constant label from the worker that fits it, if anywhere.
 @pytest.mark.filterwarnings(r"ignore:Label not \d+ is present in all training examples")
 def test_a_label_the_corpus_never_uses_reads_as_never_there() -> None:
