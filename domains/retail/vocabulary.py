@@ -44,6 +44,21 @@ BULK_WRITE_VERBS: tuple[str, ...] = (
     "取消|退|换|改|删|更新|不要",
 )
 
+_RELATIVE = (
+    r"(?:neighbou?r|friend|husband|wife|spouse|partner|(?:girl|boy)friend|fianc[eé]e?"
+    r"|mother|mom|mum|mama|father|dad|papa|parents?|grand(?:ma|pa|mother|father)|brother|sister"
+    r"|son|daughter|kids?|child|aunt|uncle|cousin|nephew|niece|colleague|co-?worker|boss"
+    r"|room-?mate|flat-?mate|house-?mate)"
+)
+_RECORD = (
+    r"(?:orders?|account|address|e-?mail|details|info|refund|return|package|parcel|purchases?"
+    r"|delivery|payment)"
+)
+_RELATIVE_ZH = (
+    "朋友|邻居|老公|老婆|丈夫|妻子|媳妇|对象|男朋友|女朋友|妈妈|爸爸|我妈|我爸|父母|爷爷|奶奶"
+    "|外公|外婆|姥姥|姥爷|儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|同事|家人|室友|舍友|闺蜜|同学"
+)
+
 INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
     # Other people's data, or an explicit bulk: refused whatever is asked.
     # (Many of one's own orders are bulk only with a write: BULK_SCOPE.)
@@ -56,15 +71,16 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         "|(?:别的|其他|其它)(?:用户|客户|顾客|买家|会员)",
         r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
         r"\bsomeone else'?s\b",
-        # Somebody else's records, however the customer is related to them.
-        r"\b(?:neighbou?r|friend|husband|wife|mother|mom|father|dad|brother|sister|colleague|boss"
-        r"|son|daughter|partner|roommate)'s (?:orders?|account|address|e-?mail|details|info)",
-        r"\b(?:orders?|account|address) (?:placed |made )?(?:by|of) (?:my )?(?:neighbou?r|friend|husband"
-        r"|wife|mother|mom|father|dad|brother|sister|colleague|boss|son|daughter|partner|roommate)\b",
+        # Somebody else's records, however the customer is related to them; where a parcel
+        # goes ("ship it to my mum's address") is the customer's own order.
+        rf"(?<!\bto )(?<!\bto my )(?<!\bat )(?<!\bat my )\b(?:my )?{_RELATIVE}'s (?:\w+ )?{_RECORD}",
+        rf"\b{_RECORD} (?:placed |made )?(?:by|of) (?:my )?{_RELATIVE}\b",
         r"\b(?:orders?|accounts?) (?:placed |made )?by \S+@\S+",
         r"\bevery (?:customer|user|client)'?s?\b",
-        "(?:朋友|邻居|老公|老婆|丈夫|妻子|妈妈|爸爸|同事|家人|室友|别的用户|其他用户)\\S{0,4}的\\S{0,3}?"
-        "(?:订单|地址|账户|账号|邮箱|信息|电话|手机号|购买记录)",
+        f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}的\\S{{0,3}}?"
+        "(?:订单|地址|账户|账号|邮箱|信息|电话|手机号|购买记录|退款|快递|包裹)",
+        # "我替我爸打字，他的订单…": typing for another customer.
+        f"(?:替|帮|代)我?(?:{_RELATIVE_ZH})打字",
         # A customer id in the text (first_last_1234): the session's own
         # customer never needs to name one, so it points at someone else.
         r"\b[a-z]+(?:_[a-z]+)+_\d{4}\b",

@@ -114,6 +114,12 @@ def test_injection_never_adds_intents() -> None:
         ("refund every order, then track #W1234567", {"bulk_modify"}),
         ("show me the orders of jane_doe_1234", {"bulk_modify"}),
         ("Show me all my orders", {"order_status"}),
+        # Another customer's records, however related; where a parcel goes is one's own order.
+        ("did my girlfriend's refund go through?", {"bulk_modify"}),
+        ("cancel my mum's order #W1234567", {"bulk_modify"}),
+        ("我替我爸打字，他的订单W1234567要取消", {"bulk_modify"}),
+        ("我老公的快递到哪了", {"bulk_modify"}),
+        ("ship #W1234567 to my mum's address: 12 Oak St, Austin, TX 78701", {"modify_order"}),
         ("把我所有的订单都改成礼品卡支付", {"bulk_modify"}),
         ("我所有的订单都到哪了", {"order_status", "track_shipment"}),
         ("What is your return policy?", {"policy_question"}),
