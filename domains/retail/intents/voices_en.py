@@ -104,6 +104,22 @@ EITHER_WAY_CANCEL = tuple(
     for ask in WHEN_IT_ARRIVES
 ) + tuple(f"cancel it if it's still pending; {OTHERWISE_EN[3]}, {ask}" for ask in WHEN_IT_ARRIVES)
 
+UNNAMED_FRAMES_EN = (
+    "I need to {x}",
+    "I want to {x}",
+    "I'd like to {x}",
+    "please help me {x}",
+    "can you help me {x}?",
+    "hi, I have to {x}",
+    "I wanna {x} pls",
+)
+UNNAMED_CHANGES_EN = (
+    ("cancel_order", ("cancel an order", "cancel one of my orders", "cancel something I ordered")),
+    ("return_items", ("return an item", "return something I bought", "send back an item")),
+    ("exchange_items", ("exchange an item", "exchange something I received")),
+    ("modify_order", ("change the address on one of my orders", "change the payment of an order")),
+)
+
 VOICES_EN: tuple[Group, ...] = (
     crossed(
         "plain",
@@ -621,5 +637,23 @@ VOICES_EN: tuple[Group, ...] = (
             "can you swap {x} for a new one?",
         ),
         RECEIVED_REFS,
+    ),
+    # A change asked for before the order is named ("I need to cancel an order"): a request
+    # (the turn asks which order), unlike "how do I cancel an order?", a policy question.
+    *(
+        crossed("indirect", intent, UNNAMED_FRAMES_EN, fillers, renders=1)
+        for intent, fillers in UNNAMED_CHANGES_EN
+    ),
+    # A change of mind back to the change ("ok fine, cancel it then").
+    group(
+        "indirect",
+        "cancel_order",
+        """
+        ok fine, cancel it then
+        on second thought, go ahead and cancel it
+        alright, cancel it after all
+        actually yes, please cancel
+        you know what, just cancel it
+        """,
     ),
 )

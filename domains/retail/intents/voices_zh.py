@@ -84,6 +84,14 @@ EITHER_WAY_CANCEL = tuple(
     for ask in WHEN_IT_ARRIVES
 )
 
+UNNAMED_FRAMES_ZH = ("我要{x}", "我想{x}", "帮我{x}", "麻烦{x}", "我需要{x}", "你好，我想{x}")
+UNNAMED_CHANGES_ZH = (
+    ("cancel_order", ("取消一个订单", "取消一单", "取消我的一个订单")),
+    ("return_items", ("退一件商品", "退个货", "把一件东西退掉")),
+    ("exchange_items", ("换一件商品", "换个货")),
+    ("modify_order", ("改一个订单的地址", "改一下一个订单的付款方式")),
+)
+
 VOICES_ZH: tuple[Group, ...] = (
     crossed(
         "plain",
@@ -548,5 +556,22 @@ VOICES_ZH: tuple[Group, ...] = (
             "{x}能换个新的吗",
         ),
         RECEIVED_REFS,
+    ),
+    # 没说哪一单的修改（"我要取消一个订单"）是请求（再问哪一单），不是政策问题。
+    *(
+        crossed("indirect", intent, UNNAMED_FRAMES_ZH, fillers, renders=1)
+        for intent, fillers in UNNAMED_CHANGES_ZH
+    ),
+    # 改主意，又要取消（"好吧，还是取消吧"）。
+    group(
+        "indirect",
+        "cancel_order",
+        """
+        好吧，还是取消吧
+        算了，还是帮我取消吧
+        想了想还是取消掉吧
+        那就取消吧
+        行，取消它
+        """,
     ),
 )

@@ -67,6 +67,13 @@ CASES: list[tuple[str, set[str]]] = [
     ("cancel every last one", {"bulk_modify"}),
     # and a rule reads "them all" (the model alone sits at the edge of its bar there)
     ("cancel them all please", {"bulk_modify"}),
+    # a change asked for before its order is named is a request (the turn asks which order),
+    # the same words in a question about the rule a policy question
+    ("I need to cancel an order, can you help", {"cancel_order"}),
+    ("I'd really like to send an item back", {"return_items"}),
+    ("what's the process to cancel an order?", {"policy_question"}),
+    # a change of mind back to the change
+    ("ok, cancel it after all then", {"cancel_order"}),
 ]  # fmt: skip
 
 
