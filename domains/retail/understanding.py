@@ -380,16 +380,30 @@ def extract_slots(
     lowered = text.lower()
     address = ADDRESS.search(text)
     wants_address = bool({"update_account", "modify_order"} & set(intents))
-    payment = PAYMENT_ID.search(text)
+    wanted = _REPLACED_PAYMENT.sub(" ", text)
+    payment = PAYMENT_ID.search(wanted)
     return {
         "order_ids": _order_ids(text),
         "emails": tuple(dict.fromkeys(EMAIL.findall(text))),
         "item_names": tuple(n for n in product_names if n.lower() in lowered),
         "address": _one(address.group(1).strip() if address and wants_address else None),
         "reason": _one(_first_key(CANCEL_REASONS, lowered)),
-        "payment_method": _one(payment.group(1) if payment else _first_key(PAYMENT_WORDS, lowered)),
+        "payment_method": _one(
+            payment.group(1) if payment else _first_key(PAYMENT_WORDS, wanted.lower())
+        ),
         "condition": _one(read_condition(text)),
     }
+
+
+# "PayPal instead of the gift card", "not my gift card", "把礼品卡换成PayPal", "用PayPal代替礼品卡":
+# the method named as the one to replace is not the one wanted.
+_METHOD = r"(?:gift[ _]?card|paypal|credit[ _]?card|visa|mastercard|礼品卡|信用卡)(?:_\d+)?"
+_REPLACED_PAYMENT = re.compile(
+    rf"(?i)\b(?:instead of|rather than|in place of|not|no longer|don'?t use|do not use)\s+"
+    rf"(?:(?:the|my|a|that|this)\s+)?{_METHOD}"
+    rf"|(?:不用|别用|不要用|不想用|代替|替换|而不是)(?:我的|那张)?{_METHOD}"
+    rf"|{_METHOD}(?=(?:换成|改成|换为|改为))"
+)
 
 
 # "Don't touch my account address, only change it on #W1", "leave my profile alone": the

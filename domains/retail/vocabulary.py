@@ -301,8 +301,14 @@ CANCEL_REASONS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# Bounded by letters, not \b: "改用PayPal" has no word boundary between 用 and p.
 PAYMENT_WORDS: dict[str, tuple[str, ...]] = {
-    "gift_card": (r"\bgift ?card\b", "礼品卡"),
-    "paypal": (r"\bpaypal\b",),
-    "credit_card": (r"\bcredit ?card\b", r"\bvisa\b", r"\bmastercard\b", "信用卡"),
+    "gift_card": (r"(?<![a-z])gift ?card(?![a-z])", "礼品卡"),
+    "paypal": (r"(?<![a-z])paypal(?![a-z])",),
+    "credit_card": (
+        r"(?<![a-z])credit ?card(?![a-z])",
+        r"(?<![a-z])visa(?![a-z])",
+        r"(?<![a-z])mastercard(?![a-z])",
+        "信用卡",
+    ),
 }

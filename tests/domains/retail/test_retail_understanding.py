@@ -54,6 +54,13 @@ def test_cancel_reasons(text: str, reason: str | None) -> None:
         ("for #W1234567 I want to pay with my gift card", "gift_card"),
         ("订单W1234567的付款方式换成礼品卡", "gift_card"),
         ("switch payment on #W1234567 to PayPal", "paypal"),
+        # the method named as the one replaced is not the one wanted
+        ("for order #W1234567, please charge my PayPal instead of the gift card", "paypal"),
+        ("instead of gift_card_7654321, pay #W1234567 with paypal_1234567", "paypal_1234567"),
+        ("not the gift card: put #W1234567 on my credit card", "credit_card"),
+        ("W1234567不用礼品卡了，改用PayPal", "paypal"),
+        ("把W1234567的礼品卡换成信用卡", "credit_card"),
+        ("change the payment of #W1234567, not my gift card", None),
         ("where is #W1234567", None),
     ],
 )
