@@ -21,7 +21,7 @@ from domains.retail.intents.reader import (
     item_change,
     known_words,
     mail_only,
-    negated_writes,
+    negated,
     prepare,
     standing_preference,
     worded_writes,
@@ -34,6 +34,7 @@ from domains.retail.vocabulary import (
     CANCEL_REASONS,
     INTENT_PATTERNS,
     NEGATED_ACTIONS,
+    OFF_TOPIC_TASKS,
     ORDER_WORDS,
     PAYMENT_WORDS,
     POLICY_MASKED_INTENTS,
@@ -45,6 +46,7 @@ from nodes import language
 from nodes.contracts import Understanding
 from nodes.domain import OUT_OF_SCOPE, IntentSpec, Lexicon, Reading, SlotSpec, ValueAsk
 from nodes.intake import learned, learned_reading, rules
+from nodes.intake.clauses import clauses
 from nodes.intake.learned import LabelledText, ModelSpec
 from nodes.intake.learned_reading import Vocabulary
 from nodes.intake.rules import any_match, compiled
@@ -252,7 +254,7 @@ VOCABULARY = Vocabulary(
     alone=frozenset(s.name for s in INTENTS_SPEC if s.refusal),
     nothing=OUT_OF_SCOPE,
     state_reads=STATE_READS,
-    negated=negated_writes,
+    negated=negated,
     worded=worded_writes,
 )
 
@@ -279,6 +281,8 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
         _blank(NEGATED_ACTIONS, lowered)
     ):
         return LearnedIntents(("bulk_modify",))
+    if any_match(OFF_TOPIC_TASKS, lowered) and len(clauses(lowered)) == 1:
+        return LearnedIntents((OUT_OF_SCOPE,))
     reading = learned_reading.read(learned.load(MODEL), lowered, VOCABULARY)
     if reading.intents == (OUT_OF_SCOPE,):
         # A thing named in a message the model reads as off-topic ("a poem about sneakers",

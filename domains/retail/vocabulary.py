@@ -28,6 +28,18 @@ NEGATED_ACTIONS: tuple[str, ...] = (
 
 # "All my orders" is a bulk change only next to a write verb: reading every
 # order of one's own is an ordinary status question.
+# A task on a text the customer quotes or names ("translate 'where is my package' into
+# Spanish", "write a story where my chair comes alive") asks nothing of the shop, whatever
+# the text speaks of: the model would read what is quoted. Only a message that asks that
+# alone: "translate the policy? and I want to return #W1" still asks for the return.
+OFF_TOPIC_TASKS: tuple[str, ...] = (
+    r"\btranslat\w*\b.{0,80}?(?:\binto\b|\bto (?:english|chinese|spanish|french|german|japanese)\b)",
+    r"\btranslat\w* (?:this|that|the following|these)\b|\btranslat\w*\s*[:：'\"“‘]",
+    r"把.{1,60}?(?:翻译|翻|译)成|翻译(?:一下)?(?:这句|这段|下面|以下)|翻译(?:一下)?\s*[:：“\"']",
+    r"\bwrite (?:me )?(?:an? |some )?(?:short |little |funny |quick )?"
+    r"(?:story|poem|song|haiku|limerick|essay|rap|sql|query|code|script|program|function)\b",
+    r"写(?:一)?(?:首|篇|个|段)[^，。？！,.?!]{0,20}?(?:诗|故事|作文|代码|歌|程序)",
+)
 BULK_SCOPE: tuple[str, ...] = (
     r"\ball (?:of )?(?:my |the |our |your )?(?:\w+ )?orders(?![a-z])",
     r"\b(?:every|each) (?:single )?(?:one of (?:my|the) )?(?:\w+ )?orders?(?![a-z])",
@@ -37,7 +49,7 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\b(?:them|those|these) all\b",
     r"\b(?:everything|anything|all (?:the )?(?:stuff|things|items)) i (?:ordered|bought|purchased)\b",
     r"\b(?:the|all the) rest\b",
-    "(?:所有|全部|每个|每一个|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
+    "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
 )
 BULK_WRITE_VERBS: tuple[str, ...] = (
     r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap|switch|move|send back)",
@@ -75,6 +87,7 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         # goes ("ship it to my mum's address") is the customer's own order.
         rf"(?<!\bto )(?<!\bto my )(?<!\bat )(?<!\bat my )\b(?:my )?{_RELATIVE}'s (?:\w+ )?{_RECORD}",
         rf"\b{_RECORD} (?:placed |made )?(?:by|of) (?:my )?{_RELATIVE}\b",
+        rf"\bon behalf of (?:my )?(?:\w+ )?{_RELATIVE}\b",
         r"\b(?:orders?|accounts?) (?:placed |made )?by \S+@\S+",
         r"\bevery (?:customer|user|client)'?s?\b",
         f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}的\\S{{0,3}}?"

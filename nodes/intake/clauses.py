@@ -47,6 +47,14 @@ _CONDITION_START = re.compile(
 )
 _CONDITION_END = re.compile(r"\s*[,，]\s*|(?<=的话)|\s*(?=那就|就)")
 _COMMA = re.compile(r"\s*[,，]\s*")
+# "…shipped, and if so what's the tracking number": a condition that only points back is
+# whole in a word, and what follows it is the request it gates, comma or not.
+_POINTING_BACK = re.compile(
+    r"\s+(?:so|yes|not|possible|that'?s (?:the case|true|right))\b\s*"
+    r"(?=(?:what|when|where|how|which|who|why|is|are|can|could|would|will|please|pls|just|then"
+    r"|send|give|tell|cancel|e-?mail|track|return|refund|change|let|show|i)\b)",
+    re.IGNORECASE,
+)
 # A condition with no comma that goes on to ask something ("if it's pending cancel it",
 # "if it shipped just give me the tracking number").
 _LATER_REQUEST = re.compile(
@@ -71,7 +79,7 @@ _REQUEST = re.compile(
     r"\b(?:can|could|would|will) (?:you|u|i|we)\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
     r"|\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
     r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
-    r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|请|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
+    r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|请(?!问)|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
     r"|\b(?:can|could)\b[^?.!,]{1,60}?\bbe (?:\w+ed|a|an|the|sent|made)\b"
 )
 
@@ -198,8 +206,9 @@ def _with_condition(part: str) -> list[Clause]:
     start = _CONDITION_START.search(part)
     if start is None:
         return [Clause(part, act_of(part))]
-    end = _CONDITION_END.search(part, start.end() + 1)
-    stop = end.start() if end else len(part)
+    back = _POINTING_BACK.match(part, start.end())
+    end = back or _CONDITION_END.search(part, start.end() + 1)
+    stop = back.end() if back else end.start() if end else len(part)
     condition = part[start.start() : stop].strip()
     request = " ".join(
         p

@@ -383,7 +383,7 @@ def fit(spec: ModelSpec, examples: Sequence[LabelledText]) -> Pipeline:
     # The weights are the mean of a few seeds' (`nodes.intake.averaged`).
     # The intents are fitted on two cores at once: each is its own fit with its own
     # seeds, so the result is the same as one after another, in 40 s instead of 55.
-    estimator = SeedAveragedSGD(loss="log_loss", alpha=1e-6, max_iter=30, tol=None, random_state=0)
+    estimator = SeedAveragedSGD(loss="log_loss", alpha=1e-6, max_iter=20, tol=None, random_state=0)
     pipeline = Pipeline(
         [("features", _features(spec)), ("intents", OneVsRestClassifier(estimator, n_jobs=2))]
     )

@@ -178,12 +178,19 @@ def case(text: str, rng: random.Random) -> str:
 
 # The order a request speaks of, named without its id: customers say "it" or "my order"
 # as often as "#W1234567", and a clause of a longer message rarely repeats the id.
+# "Where is it?" asks for a parcel, "where is my order?" for the order too (LABELS.md): an
+# order asked where it is keeps a noun.
 UNNAMED_EN = (
     (r"\b(?:my |the )?order (?:number |no\. ?)?\{order\}", ("my order", "the order", "this order")),
+    (
+        r"(?<=\bwhere is )\{order\}|(?<=\bwhere's )\{order\}",
+        ("my order", "this order", "the order"),
+    ),
     (r"\{order\}", ("it", "this order", "my order", "that one")),
 )
 UNNAMED_ZH = (
     (r"(?:我的)?订单(?:号)?\{order\}", ("这个订单", "我的订单", "那个订单")),
+    (r"\{order\}(?=(?:现在)?(?:在哪|到哪))", ("这单", "这个订单", "那单")),
     (r"\{order\}", ("这单", "这个订单", "它", "那单")),
 )
 

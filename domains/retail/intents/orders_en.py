@@ -10,6 +10,36 @@ ORDERS_EN: tuple[Group, ...] = (
         "plain",
         "order_status",
         """
+        how much did I pay for the {product}?
+        what did the {product} cost me in the end?
+        how much was order {order} all in, with tax?
+        what was the total on {order} after the coupon?
+        I need the price I paid for the {product} for an expense report
+        which card did I pay for {order} with?
+        what payment method did I use on my {product} order?
+        was {order} charged to {payment}?
+        what size did I order the {product} in?
+        which colour did I pick for the {product} in {order}?
+        is the {product} I ordered the {option} one? I can't remember
+        remind me which version of the {product} I bought
+        what address is {order} going to?
+        which address did I put on {order}? I just moved
+        how many items are in {order}, one or two?
+        what's the order number for the {product} I bought yesterday?
+        when did I place order {order}?
+        what date did I order the {product}?
+        what have I bought this year?
+        list everything I ordered since January
+        pull up my {product} order, I need the receipt for the warranty
+        what's on my {product} order exactly?
+        can you confirm the item count and price on {order}
+        which of my orders have the {product} in them?
+        """,
+    ),
+    group(
+        "plain",
+        "order_status",
+        """
         what's the status of {order}?
         status of order {order}
         can you check the status of my order {order}

@@ -10,6 +10,34 @@ ORDERS_ZH: tuple[Group, ...] = (
         "plain",
         "order_status",
         """
+        我买{product}花了多少钱
+        {order}一共付了多少
+        {product}那单用完优惠券最后付了多少钱
+        {product}那单多少钱？报销要用
+        {order}是用哪种方式付的款
+        {product}那单扣的是{payment}吗
+        我订的{product}是什么颜色的
+        {product}我选的是哪个尺码来着
+        我订的{product}是{option}的吗，忘了
+        我买的{product}是哪个版本
+        {order}寄到哪个地址
+        {order}填的是哪个收货地址？我刚搬家
+        {order}里有几件东西
+        {product}那单的订单号是多少
+        我是什么时候下的{order}
+        我哪天买的{product}
+        我今年都买了些什么
+        把我这个月下的单列一下
+        帮我翻一下买{product}的那单，保修要用
+        {product}那单里到底有什么
+        确认一下{order}的件数和金额
+        我哪几个订单里有{product}
+        """,
+    ),
+    group(
+        "plain",
+        "order_status",
+        """
         {order}现在是什么状态？
         查一下订单{order}的状态
         我的订单{order}发货了吗？

@@ -86,7 +86,7 @@ WRITE_CUES: dict[str, str] = {
     r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
 }
 _NEGATION = (
-    r"(?:\b(?:don'?t|do not|dont|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
+    r"(?:\b(?:don'?t|do not|dont|didn'?t|did not|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
     r"|\bnot (?:asking|trying|looking|wanting|planning|going)(?: you)? to\s+"
     # "rather my money back than a replacement"; thanks for what was done; a hedge.
     r"|\b(?:than|rather than)\s+(?:\w+\s+){0,2}"
@@ -94,10 +94,17 @@ _NEGATION = (
     r"|\b(?:before i (?:decide|choose)(?: whether)? to|thinking (?:about|of)|considering)\s+"
     r"|谢谢(?:你|您)?(?:帮我|给我|替我)?"
     # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
+    # "撤回刚才的改地址申请": a request taken back.
+    r"|撤回(?:刚才|之前|上次|我)?的?"
     r"|(?:不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
     r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
 )
 _WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
+# "Leave my profile as it is", "账户地址别动": what is to stay as it is is no change asked.
+_LEFT_ALONE = re.compile(
+    r"\b(?:leave|keep)\s+(?:\w+\s+){0,3}?(?:as (?:it |they )?is|alone|unchanged|the same)\b"
+    r"|\bdon'?t touch\b|保持不变|不要动|别动|不用动"
+)
 _PAUSE = re.compile(r"[,，.;；。!！]")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
@@ -112,9 +119,12 @@ def _negated(intent: str) -> re.Pattern[str]:
     compiled on first use, so a request naming no write compiles none of them."""
     cue = WRITE_CUES[intent]
     return re.compile(
-        f"{_NEGATION}(?:{cue})\\w*"
+        # "don't return the whole order, only the bottle" narrows the change; it is asked.
+        f"{_NEGATION}(?:{cue})\\w*+(?!\\s+(?:the\\s+)?(?:whole|entire|everything|all)\\b)"
         # "the returned lamp", "my cancelled order", "退回去的东西": an action already done.
         f"|\\b(?:the|my|that|this|those|these)\\s+(?:{cue})\\w*ed\\b"
+        # "I switched it to the white one", "I'd already cancelled": a report of what was done.
+        f"|\\bi(?:'d|'ve| had| have)?\\s+(?:already\\s+|just\\s+)?(?:{cue})\\w*ed\\b"
         f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
@@ -146,6 +156,11 @@ def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
     lowered = clause.lower()
+    if left := _LEFT_ALONE.search(lowered):
+        # "Leave my profile as it is": every change but one asked for apart from it ("cancel
+        # it, otherwise leave it alone" still cancels).
+        apart = _PAUSE.split(lowered[: left.start()])[:-1] + _PAUSE.split(lowered[left.end() :])[1:]
+        return frozenset(i for i, cue in _CUES.items() if not any(cue.search(p) for p in apart))
     if withdrawn := _WITHDRAWN.search(lowered):
         # "nvm about the lamp, cancel #W1 instead": what follows the withdrawal is asked.
         later = _PAUSE.split(lowered[withdrawn.end() :], maxsplit=1)[1:] or [""]
@@ -163,10 +178,54 @@ def negated_writes(clause: str) -> frozenset[str]:
     return frozenset(negated | told)
 
 
+# The words a read is asked in, for withdrawing it: "don't tell me where it is, just cancel
+# it" asks no tracking (LABELS.md). Narrow on purpose: "I don't know where it is" asks.
+READ_CUES: dict[str, str] = {
+    "track_shipment": r"where|track|\beta\b|arriv|deliver|carrier|在哪|到哪|物流|快递单号|单号|什么时候到",
+    "order_status": r"status|state\b|状态|进度",
+    "refund_status": r"refund|退款",
+    "delay_complaint": r"complain|late\b|delay|投诉|吐槽|晚了|延误",
+    "human_handoff": r"human|agent|person|manager|supervisor|representative|人工|真人|经理|主管|领导",
+}
+_READ_NEGATION = (
+    r"\b(?:don'?t|do not|dont|no need to|not|never|won'?t)\s+(?:\w+\s+){0,2}?"
+    r"(?:tell|show|check|look|give|need|want|ask|asking|bother|care|send|transfer|connect|talk|speak"
+    r"|complain|complaining|escalat)\w*\s+(?:\w+\s+){0,3}?"
+    r"|\bno need (?:for|of)\s+(?:\w+\s+){0,2}?"
+    r"|\b(?:not|never|don'?t|do not)\s+(?:\w+\s+)?(?=complain|escalat)"
+    r"|(?:不用|别|不需要|无需|不必|甭|不是要|不是想|不想|不要)(?:再)?(?:帮我|给我|跟我)?"
+    r"(?:查|告诉|说|看|发|管|问|找|转|叫)?"
+)
+_READ_CUES = {intent: re.compile(cue) for intent, cue in READ_CUES.items()}
+
+
+@functools.cache
+def _read_negated(intent: str) -> re.Pattern[str]:
+    cue = READ_CUES[intent]
+    # "物流就不用查了", "找到单号了，不用查了": the read named, then called off.
+    return re.compile(
+        f"(?:{_READ_NEGATION})(?:{cue})\\w*"
+        f"|(?:{cue})[^。！？!?]{{0,8}}?(?:就|也)?(?:不用|不必|别|甭)(?:再)?(?:查|看|管|问|说)?了"
+    )
+
+
+def negated(clause: str) -> frozenset[str]:
+    """What `clause` withdraws: writes (`negated_writes`) and reads every word of which is
+    negated ("I don't want the status", "物流不用查了", "not asking for a manager")."""
+    lowered = clause.lower()
+    reads = {
+        i
+        for i, cue in _READ_CUES.items()
+        if cue.search(lowered) and not cue.search(_read_negated(i).sub(" ", lowered))
+    }
+    return negated_writes(clause) | reads
+
+
 # An item change is the order's before it ships and an exchange once it is delivered (LABELS.md).
 _NOT_SHIPPED = re.compile(
     r"\b(?:has ?n[o']?t|not|never|isn'?t|is not|still hasn'?t|hasnt|hasn't) (?:been )?(?:shipped|sent|gone out|out yet)"
-    r"|还没发|没发货|未发货|还没寄|还在仓库"
+    r"|\bbefore (?:it|they|the order|the package) (?:ships|ship|goes out|go out|is sent|leaves)\b"
+    r"|还没发|没发货|未发货|还没寄|还在仓库|发货(?:之)?前"
 )
 _RECEIVED = re.compile(
     r"\b(?:i )?(?:got|received|arrived|came|delivered)\b|收到|到了|已经到|刚到|签收"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domains.retail.intents.reader import item_change, mail_only, negated_writes
+from domains.retail.intents.reader import item_change, mail_only, negated, negated_writes
 from domains.retail.understanding import understand
 
 
@@ -123,6 +123,10 @@ def test_an_account_named_to_be_left_alone_is_not_where_the_change_goes() -> Non
 
 
 def test_what_follows_a_withdrawal_is_asked() -> None:
+    assert "update_account" in negated_writes("please leave my profile as it is")
+    assert "modify_order" not in negated_writes(
+        "账户地址别动，订单地址改成上海市浦东新区世纪大道100号"
+    )
     assert "cancel_order" not in negated_writes("never mind the lamp, cancel #w7654321 instead")
     assert "cancel_order" in negated_writes("never mind, don't cancel it")
     assert "return_items" in negated_writes("forget it, i'll keep the mat")
@@ -143,3 +147,104 @@ def test_what_follows_a_withdrawal_is_asked() -> None:
 )
 def test_a_pasted_sql_statement_asks_nothing(text: str, intents: set[str]) -> None:
     assert set(understand(text).intents) == intents
+
+
+@pytest.mark.parametrize(
+    ("clause", "withdrawn"),
+    [
+        ("don't tell me where it is, just cancel it", "track_shipment"),
+        ("i don't want the status, i want it cancelled", "order_status"),
+        ("and don't bother telling me the eta", "track_shipment"),
+        ("not asking for a manager, i just need to vent", "human_handoff"),
+        ("i'm not complaining, just where is it", "delay_complaint"),
+        ("我不是要找人工，就是想吐槽一下", "human_handoff"),
+        ("找到快递单号了，不用查了", "track_shipment"),
+    ],
+)
+def test_a_withdrawn_read_is_not_asked(clause: str, withdrawn: str) -> None:
+    assert withdrawn in negated(clause)
+
+
+@pytest.mark.parametrize(
+    ("clause", "asked"),
+    [
+        # not knowing, not having: still asked
+        ("i don't know where my package is", "track_shipment"),
+        ("i never got a tracking number", "track_shipment"),
+        ("you never told me where it is", "track_shipment"),
+        ("i don't care about the status, where is it", "track_shipment"),
+        ("i don't want to talk to a bot, get me a human", "human_handoff"),
+        ("物流不用查了，退款到哪了", "refund_status"),
+    ],
+)
+def test_a_read_beside_a_negation_is_still_asked(clause: str, asked: str) -> None:
+    assert asked not in negated(clause)
+
+
+def test_a_withdrawn_read_leaves_the_write_beside_it() -> None:
+    assert understand("Don't tell me where it is, just cancel #W1234567").intents == (
+        "cancel_order",
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Translate 'where is my package' into Spanish please",
+        "can u translate this for me: 我的包裹到哪了",
+        "把“我想退货”翻译成英文",
+        "write a short story where my office chair comes alive",
+        "写一首关于咖啡机的诗",
+    ],
+)
+def test_a_task_on_a_quoted_text_asks_nothing_of_the_shop(text: str) -> None:
+    assert understand(text).intents == ("out_of_scope",)
+
+
+def test_a_request_beside_a_task_on_a_text_is_still_asked() -> None:
+    said = "can you translate the return policy into chinese? i want to return #W1234567"
+    assert "return_items" in understand(said).intents
+
+
+@pytest.mark.parametrize(
+    ("clause", "withdrawn"),
+    [
+        # a report of what the customer did asks for nothing to be done again
+        ("i switched the desk lamp to the white one", "modify_order"),
+        ("i'd already cancelled it", "cancel_order"),
+        ("i didn't cancel it", "cancel_order"),
+        # a request taken back
+        ("撤回刚才的改地址申请", "modify_order"),
+    ],
+)
+def test_a_write_reported_or_taken_back_is_not_asked(clause: str, withdrawn: str) -> None:
+    assert withdrawn in negated_writes(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # narrowing a change still asks for it
+        "don't return the whole order, only the water bottle, it arrived dented",
+        "i changed my mind, cancel it",
+        "i didn't order this, cancel it",
+    ],
+)
+def test_a_write_beside_a_report_or_a_narrowing_is_still_asked(clause: str) -> None:
+    assert not negated_writes(clause) & {"cancel_order", "return_items"}
+
+
+def test_an_item_swap_before_shipping_is_an_order_change() -> None:
+    said = "on order #W5527301 swap the black Backpack for the grey one before it ships"
+    assert item_change(["exchange_items", "modify_order"], said.lower()) == ["modify_order"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "每一单都帮我改成新地址：北京市朝阳区建国路88号",
+        "I'm writing on behalf of my elderly father, please cancel #W3380275 for him",
+    ],
+)
+def test_every_order_or_a_relatives_is_refused_in_other_words(text: str) -> None:
+    assert understand(text).intents == ("bulk_modify",)

@@ -128,6 +128,28 @@ def test_several_requests_are_read_one_by_one(text: str, parts: list[str]) -> No
     assert [c.text for c in clauses(text)] == parts
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Has it shipped, and if so what's the tracking number?",
+            [
+                ("Has it shipped", "question"),
+                ("if so", "conditional"),
+                ("what's the tracking number?", "question"),
+            ],
+        ),
+        ("if not cancel it", [("if not", "conditional"), ("cancel it", "command")]),
+        # Not a condition that points back: what follows it is still the condition.
+        ("if not shipped yet cancel it", [("if not shipped yet cancel it", "command")]),
+    ],
+)
+def test_a_condition_pointing_back_ends_where_its_request_starts(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _read(text) == expected
+
+
 def test_one_request_is_one_clause() -> None:
     assert _read("I ordered it by mistake, please cancel it") == [
         ("I ordered it by mistake, please cancel it", "command")
