@@ -23,6 +23,7 @@ from domains.retail.intents.reader import (
     mail_only,
     negated,
     prepare,
+    received,
     standing_preference,
     worded_writes,
 )
@@ -428,6 +429,10 @@ def _resolve_overlaps(
     # "refund" inside a return/cancel request is part of that request.
     if {"return_items", "cancel_order"} & set(found) and not any_match(REFUND_QUESTION, lowered):
         drop.add("refund_status")
+    # "这单我不要了，帮我退了吧": one request to undo the order, a cancel before it arrives and
+    # a return once it has.
+    if {"cancel_order", "return_items"} <= set(found):
+        drop.add("cancel_order" if received(lowered) else "return_items")
     # An address change is the named order's, else the account's.
     if "modify_order" in found and "update_account" in found:
         names_order = has_orders or any_match(ORDER_WORDS, lowered)

@@ -232,6 +232,11 @@ _RECEIVED = re.compile(
 )
 
 
+def received(lowered: str) -> bool:
+    """Whether `lowered` says the items arrived (and not that they have not shipped)."""
+    return bool(_RECEIVED.search(lowered)) and not _NOT_SHIPPED.search(lowered)
+
+
 def item_change(found: list[str], lowered: str) -> list[str]:
     """`found` with an item change read as what the order's state makes it: a change to
     an order that has not shipped is `modify_order`, one to items received an exchange."""

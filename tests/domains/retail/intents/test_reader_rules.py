@@ -248,3 +248,19 @@ def test_an_item_swap_before_shipping_is_an_order_change() -> None:
 )
 def test_every_order_or_a_relatives_is_refused_in_other_words(text: str) -> None:
     assert understand(text).intents == ("bulk_modify",)
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        # one request to undo an order: a cancel before it arrives, a return once it has
+        ("#W1001176这单我不要了，帮我退了吧", ("cancel_order",)),
+        ("收到了但是不想要了，#W1001176帮我退了吧，取消掉", ("return_items",)),
+        # two requests about two orders stay two
+        ("cancel #W1234567 and return #W7654321", ("cancel_order", "return_items")),
+    ],
+)
+def test_undoing_an_order_is_a_cancel_before_it_arrives(
+    text: str, intents: tuple[str, ...]
+) -> None:
+    assert understand(text).intents == intents

@@ -150,6 +150,23 @@ def test_a_condition_pointing_back_ends_where_its_request_starts(
     assert _read(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        # "will I …" asks what will happen; "will you …" asks for it
+        ("will I get an email when my order ships?", "question"),
+        ("will you cancel it", "command"),
+        ("will I be able to return #W1234567?", "command"),
+        # 请 inside 申请, and 请问, ask nothing to be done
+        ("骑行头盔换小一号的换货申请通过了吗", "question"),
+        ("请问退款到了吗", "question"),
+        ("请帮我取消", "command"),
+    ],
+)
+def test_what_asks_for_a_thing_to_be_done_and_what_only_looks_like_it(text: str, act: str) -> None:
+    assert act_of(text) == act
+
+
 def test_one_request_is_one_clause() -> None:
     assert _read("I ordered it by mistake, please cancel it") == [
         ("I ordered it by mistake, please cancel it", "command")
