@@ -25,6 +25,7 @@ from domains.retail.intents.reader import (
     prepare,
     received,
     standing_preference,
+    takes_back,
     worded_writes,
 )
 from domains.retail.storage import reads
@@ -257,6 +258,7 @@ VOCABULARY = Vocabulary(
     state_reads=STATE_READS,
     negated=negated,
     worded=worded_writes,
+    takes_back=takes_back,
 )
 
 
@@ -296,6 +298,9 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     read_in = _settled_clauses(reading.read_in, lowered) or ((lowered, frozenset(reading.intents)),)
     asked = [i for i in LABELS if i != OUT_OF_SCOPE and any(i in f for _, f in read_in)]
     found = item_change(asked, lowered)
+    if {"modify_order", "update_account"} <= set(found) and _account_only(lowered):
+        # "My account still has the old address. Change it to …": one change, the account's.
+        found.remove("modify_order")
     if standing_preference(lowered):
         found = [i for i in found if i != "refund_status"]
         if not found:
@@ -447,6 +452,12 @@ def _resolve_overlaps(
         drop.add("track_shipment")
     # An item change's order state is the whole message's (`learned_intents`).
     return [i for i in found if i not in drop]
+
+
+def _account_only(lowered: str) -> bool:
+    """Whether `lowered` speaks of the account and of no order."""
+    named = ORDER_ID.search(lowered) or any_match(ORDER_WORDS, lowered)
+    return not named and any_match(ACCOUNT_WORDS, _NOT_THE_ACCOUNT.sub(" ", lowered))
 
 
 def _bulk_write(lowered: str) -> bool:

@@ -37,7 +37,7 @@ OFF_TOPIC_TASKS: tuple[str, ...] = (
     r"\btranslat\w* (?:this|that|the following|these)\b|\btranslat\w*\s*[:：'\"“‘]",
     r"把.{1,60}?(?:翻译|翻|译)成|翻译(?:一下)?(?:这句|这段|下面|以下)|翻译(?:一下)?\s*[:：“\"']",
     r"\bwrite (?:me )?(?:an? |some )?(?:short |little |funny |quick )?"
-    r"(?:story|poem|song|haiku|limerick|essay|rap|sql|query|code|script|program|function)\b",
+    r"(?:\w+ )?(?:story|poem|song|haiku|limerick|essay|rap|sql|query|code|script|program|function)\b",
     r"写(?:一)?(?:首|篇|个|段)[^，。？！,.?!]{0,20}?(?:诗|故事|作文|代码|歌|程序)",
 )
 BULK_SCOPE: tuple[str, ...] = (
@@ -49,6 +49,7 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\b(?:them|those|these) all\b",
     r"\b(?:everything|anything|all (?:the )?(?:stuff|things|items)) i (?:ordered|bought|purchased)\b",
     r"\b(?:the|all the) rest\b",
+    r"\b(?:everything|anything|all) (?:that'?s |that is |i have |i've got )?(?:still )?(?:open|pending|unshipped)\b",
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
 )
 BULK_WRITE_VERBS: tuple[str, ...] = (

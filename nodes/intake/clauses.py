@@ -76,8 +76,8 @@ _QUESTION_START = re.compile(
 )
 # Asking somebody to do something is a request however it is phrased.
 _REQUEST = re.compile(
-    r"\b(?:can|could|would) (?:you|u|i|we)\b|\bwill (?:you|u)\b|\bwill i be able to\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
-    r"|\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
+    r"\b(?:can|could) (?:you|u|i|we)\b|\b(?:will|would) (?:you|u)\b|\b(?:will|would) (?:i|we) be able to\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
+    r"|(?<!would )(?<!will )(?<!do )\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
     r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
     r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|(?<![申邀聘])请(?!问)|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
     r"|\b(?:can|could)\b[^?.!,]{1,60}?\bbe (?:\w+ed|a|an|the|sent|made)\b"

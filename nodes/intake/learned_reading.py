@@ -6,6 +6,8 @@ that keep a learned reader from ever widening what runs.
 - A write is read only from a clause that asks for something to be done: a
   question about state ("was it cancelled?") reads as the domain's read of that
   state instead.
+- A clause that takes back the one before it ("cancel it. wait no, don't.") leaves
+  that one's write unread.
 - A write the clause withdraws ("don't cancel") is never read from it, and one
   no word of the clause names needs near-certainty (a typo'd "cancle" is read,
   a stray write on "where is my package?" is not).
@@ -68,6 +70,9 @@ class Vocabulary:
     """The writes a clause withdraws ("don't cancel", "不用退了"): never read from it."""
     worded: Callable[[str], frozenset[str]] = lambda clause: frozenset()
     """The writes a clause has words for; any other write needs `UNWORDED` confidence."""
+    takes_back: Callable[[str], bool] = lambda clause: False
+    """Whether a clause takes back the change of the clause before it ("cancel it. wait no,
+    don't."): that change is not read."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,6 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     )
     if refused:
         return LearnedReading(refused[:1], (), parts, ((text, frozenset(refused[:1])),))
-    picked: set[str] = set()
     uncertain: set[str] = set()
     weighed: set[str] = set()
     read_in: list[tuple[str, frozenset[str]]] = []
@@ -114,10 +118,13 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         if clause.act == "question":
             found = _asked_about(found, vocabulary)
             unsure = set()
-        picked |= found
+        if read_in and vocabulary.takes_back(clause.text):
+            earlier, asked = read_in[-1]
+            read_in[-1] = (earlier, asked - vocabulary.writes)
         uncertain |= unsure
         weighed |= _weighed(scores, vocabulary)
         read_in.append((clause.reading, frozenset(found)))
+    picked = set().union(*(found for _, found in read_in))
     intents = _settled(picked, model.labels, vocabulary)
     return LearnedReading(
         intents,

@@ -92,6 +92,11 @@ _NEGATION = (
     r"|\b(?:than|rather than)\s+(?:\w+\s+){0,2}"
     r"|\bthanks?(?: you)? (?:so much )?for\s+(?:\w+\s+){0,2}"
     r"|\b(?:before i (?:decide|choose)(?: whether)? to|thinking (?:about|of)|considering)\s+"
+    # "if I were to cancel it, would …", "I was going to exchange it but …", "tried to return
+    # it twice": a change weighed, meant once or attempted, not asked for now.
+    r"|\b(?:if i were to|i might(?: want to| need to| have to)?|i may(?: want to| need to)?"
+    r"|i(?:'ll| will) probably|i was (?:going|gonna|planning|about) to|i was gonna|i(?:'ve)? tried"
+    r"|tried to)\s+(?:to\s+)?"
     r"|谢谢(?:你|您)?(?:帮我|给我|替我)?"
     # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
     # "撤回刚才的改地址申请": a request taken back.
@@ -99,7 +104,25 @@ _NEGATION = (
     r"|(?:不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
     r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
 )
-_WITHDRAWN = re.compile(r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?it\b")
+_WITHDRAWN = re.compile(
+    r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?(?:it|that)\b|\bscratch that\b"
+    r"|\bignore (?:that|this|my last(?: message)?)\b"
+)
+# A clause that takes back the one before it ("cancel it. wait no, don't.", "return the
+# perfume. I mean exchange it.", "退了吧。算了"): that one's change is not asked.
+_TAKES_BACK = re.compile(
+    r"^\W*(?:(?:oh|um|uh|hmm|ok|okay|so|and|but|then)\W+)*(?:wait\W+no|no\W+wait|actually\W+(?:no|nah)"
+    r"|nah|never ?mind|nvm|scratch that|forget (?:it|that)|ignore (?:that|this|my last)"
+    r"|wait\W+(?:don'?t|do not)|no\W+don'?t|i take (?:it|that) back|(?:sorry\W+)?i (?:mean|meant))\b"
+    r"|^\W*(?:等等|等一下|哦|呃)?\W*(?:算了|还是算了|不对|说错了|我是说)"
+)
+
+
+def takes_back(clause: str) -> bool:
+    """Whether `clause` takes back the change the clause before it asked for."""
+    return bool(_TAKES_BACK.search(clause.lower()))
+
+
 # "Leave my profile as it is", "账户地址别动": what is to stay as it is is no change asked.
 _LEFT_ALONE = re.compile(
     r"\b(?:leave|keep)\s+(?:\w+\s+){0,3}?(?:as (?:it |they )?is|alone|unchanged|the same)\b"

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from domains.retail.intents.reader import item_change, mail_only, negated, negated_writes
+from domains.retail.intents.reader import (
+    item_change,
+    mail_only,
+    negated,
+    negated_writes,
+    takes_back,
+)
 from domains.retail.understanding import understand
 
 
@@ -264,3 +270,54 @@ def test_undoing_an_order_is_a_cancel_before_it_arrives(
     text: str, intents: tuple[str, ...]
 ) -> None:
     assert understand(text).intents == intents
+
+
+@pytest.mark.parametrize(
+    ("clause", "weighed"),
+    [
+        ("if i were to cancel the bookshelf order", "cancel_order"),
+        ("i might want to return the grill", "return_items"),
+        ("i'll probably cancel it if it isn't here by friday", "cancel_order"),
+        ("tried to return the pet bed twice now", "return_items"),
+        ("i was going to exchange the wristwatch but i like the gold", "exchange_items"),
+    ],
+)
+def test_a_change_weighed_or_attempted_is_not_asked(clause: str, weighed: str) -> None:
+    assert weighed in negated_writes(clause)
+
+
+def test_a_change_asked_after_an_attempt_is_asked() -> None:
+    assert "cancel_order" not in negated_writes(
+        "i tried cancelling online but it failed, please cancel it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("clause", "back"),
+    [
+        ("wait no, don't.", True),
+        ("I mean exchange it.", True),
+        ("算了", True),
+        ("actually nah keep it, i'll give it to my nephew", True),
+        ("actually, also return #W1234567", False),
+        ("no, return it", False),
+    ],
+)
+def test_a_clause_taking_back_the_one_before(clause: str, back: bool) -> None:
+    assert takes_back(clause) is back
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        ("cancel #W1234567. wait no, don't. just tell me when it arrives", ("track_shipment",)),
+        ("return #W1234567. I mean exchange it, for the lavender one.", ("exchange_items",)),
+    ],
+)
+def test_a_change_taken_back_is_not_read(text: str, intents: tuple[str, ...]) -> None:
+    assert understand(text).intents == intents
+
+
+def test_one_address_change_spoken_of_as_the_accounts_is_the_accounts() -> None:
+    said = "my account still has the old address. change it to 300 Bay St, Apt 12, Tampa, FL 33602"
+    assert understand(said).intents == ("update_account",)
