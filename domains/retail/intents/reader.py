@@ -175,6 +175,29 @@ def standing_preference(lowered: str) -> bool:
     return _for_later(lowered) and "?" not in lowered and "？" not in lowered
 
 
+# "Is it possible to exchange for a different model?", "can I cancel after it ships?": whether
+# a change can be done, of no order in particular, asks about the rule (LABELS.md). Asked of
+# the shop in general, any object but one named will do; asked of oneself ("can I cancel
+# for …"), only a time or a condition: in a conversation "can I exchange for an M?" asks.
+_IN_GENERAL = re.compile(
+    r"\b(?:(?:is|would) it (?:be )?possible to|is there (?:a|any) way to|are (?:we|customers|people)"
+    r" allowed to|do you (?:let|allow) (?:people|customers) to|can (?:one|customers|people))"
+    r"\s+(?:\w+\s+)??(?P<general>\w+)\s+(?:for|after|before|if|once|when|within|without"
+    r"|(?:an?|any) (?:order|item|product|purchase|thing)s?|orders|items|products|things)\b"
+    r"|\b(?:(?:can|could) (?:i|we)|(?:would|will) (?:i|we) be able to)"
+    r"\s+(?:\w+\s+)??(?P<own>\w+)\s+(?:after|before|if|once|when|within|without"
+    r"|(?:an?|any) (?:order|item|product|purchase|thing)s?|orders|items|products|things)\b"
+)
+
+
+def _asked_in_general(lowered: str) -> set[str]:
+    """The writes `lowered` asks whether they can be done at all, of no order it names."""
+    if ORDER_ID.search(lowered) or re.search(r"\bplease\b|\bpls\b", lowered):
+        return set()  # "can I please cancel before it ships?" asks for it
+    verbs = [m.group("general") or m.group("own") for m in _IN_GENERAL.finditer(lowered)]
+    return {i for i, cue in _CUES.items() for verb in verbs if cue.search(verb)}
+
+
 def negated_writes(clause: str) -> frozenset[str]:
     """The writes `clause` withdraws: every word naming the action is negated
     ("don't cancel", "不用退了", "no need to change"), or all is ("never mind")."""
@@ -198,7 +221,7 @@ def negated_writes(clause: str) -> frozenset[str]:
         for i, cue in _CUES.items()
         if cue.search(lowered) and not cue.search(_negated(i).sub(" ", lowered))
     }
-    return frozenset(negated | told)
+    return frozenset(negated | told | _asked_in_general(lowered))
 
 
 # The words a read is asked in, for withdrawing it: "don't tell me where it is, just cancel
@@ -260,9 +283,19 @@ def received(lowered: str) -> bool:
     return bool(_RECEIVED.search(lowered)) and not _NOT_SHIPPED.search(lowered)
 
 
+# "Send me the blue one and take this back": a return with its replacement is an exchange.
+_REPLACEMENT = re.compile(
+    r"\bsend (?:me )?(?:the |a )?(?:right|correct|other|\w+) (?:size|one|colou?r|model)\b(?!\s+back)"
+)
+
+
 def item_change(found: list[str], lowered: str) -> list[str]:
     """`found` with an item change read as what the order's state makes it: a change to
-    an order that has not shipped is `modify_order`, one to items received an exchange."""
+    an order that has not shipped is `modify_order`, one to items received an exchange;
+    a return with its replacement sent is an exchange."""
+    if "return_items" in found and _REPLACEMENT.search(lowered):
+        found = [i for i in found if i != "return_items"]
+        found = found if "exchange_items" in found else [*found, "exchange_items"]
     both = {"modify_order", "exchange_items"} <= set(found)
     unshipped = bool(_NOT_SHIPPED.search(lowered)) and not _RECEIVED.search(lowered)
     if unshipped and "exchange_items" in found:

@@ -321,3 +321,35 @@ def test_a_change_taken_back_is_not_read(text: str, intents: tuple[str, ...]) ->
 def test_one_address_change_spoken_of_as_the_accounts_is_the_accounts() -> None:
     said = "my account still has the old address. change it to 300 Bay St, Apt 12, Tampa, FL 33602"
     assert understand(said).intents == ("update_account",)
+
+
+@pytest.mark.parametrize(
+    ("clause", "general"),
+    [
+        ("would it be possible to exchange for a different model?", "exchange_items"),
+        ("is it possible to return items after 30 days", "return_items"),
+        ("can i cancel after it ships?", "cancel_order"),
+        ("can i return an item without the box?", "return_items"),
+    ],
+)
+def test_whether_a_change_can_be_done_at_all_asks_no_change(clause: str, general: str) -> None:
+    assert general in negated_writes(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "can i exchange it for a size m",
+        "can i exchange for a size m",
+        "can i cancel #w1234567 if it has shipped",
+        "can i please cancel before it ships?",
+        "can i switch to paypal",
+    ],
+)
+def test_whether_a_change_can_be_done_to_ones_own_order_asks_it(clause: str) -> None:
+    assert not negated_writes(clause) & {"cancel_order", "exchange_items", "modify_order"}
+
+
+def test_a_return_with_its_replacement_is_an_exchange() -> None:
+    said = "wrong size shoes!!! send me the right size 38 and take these back"
+    assert item_change(["return_items"], said) == ["exchange_items"]
