@@ -431,6 +431,8 @@ def _resolve_overlaps(
     """The labelling rules two readings of one request overlap by (LABELS.md)."""
     drop: set[str] = set()
     on_account_words = any_match(ACCOUNT_WORDS, _NOT_THE_ACCOUNT.sub(" ", lowered))
+    # "Change its address": a thing's address is an order's, never the customer's account.
+    its = bool(_ITS_ADDRESS.search(lowered))
     # "refund" inside a return/cancel request is part of that request.
     if {"return_items", "cancel_order"} & set(found) and not any_match(REFUND_QUESTION, lowered):
         drop.add("refund_status")
@@ -439,19 +441,25 @@ def _resolve_overlaps(
     if {"cancel_order", "return_items"} <= set(found):
         drop.add("cancel_order" if received(lowered) else "return_items")
     # An address change is the named order's, else the account's.
+    # Both, when both are named and asked together ("默认地址改成…，那个订单也一起改").
     if "modify_order" in found and "update_account" in found:
-        names_order = has_orders or any_match(ORDER_WORDS, lowered)
+        names_order = has_orders or its or any_match(ORDER_WORDS, lowered)
         on_account = on_account_words or not names_order
-        drop.add("modify_order" if on_account else "update_account")
+        if not (on_account_words and names_order and _TOGETHER.search(lowered)):
+            drop.add("modify_order" if on_account else "update_account")
     # "Change its address" with an order named is that order's address.
     account_only = "update_account" in found and "modify_order" not in found
-    if account_only and has_orders and not on_account_words:
+    if account_only and (has_orders or its) and not on_account_words:
         found = ["modify_order" if i == "update_account" else i for i in found]
     # The keyword rules read "track" in every lateness complaint: there it is the same ask.
     if keywords and "delay_complaint" in found:
         drop.add("track_shipment")
     # An item change's order state is the whole message's (`learned_intents`).
     return [i for i in found if i not in drop]
+
+
+_ITS_ADDRESS = re.compile(r"\bits (?:shipping |delivery )?address\b|它的(?:收货)?地址")
+_TOGETHER = re.compile(r"\b(?:too|as well|also|both)\b|也|一起|同时|都")
 
 
 def _account_only(lowered: str) -> bool:

@@ -353,3 +353,24 @@ def test_whether_a_change_can_be_done_to_ones_own_order_asks_it(clause: str) -> 
 def test_a_return_with_its_replacement_is_an_exchange() -> None:
     said = "wrong size shoes!!! send me the right size 38 and take these back"
     assert item_change(["return_items"], said) == ["exchange_items"]
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        # a thing's address is an order's
+        (
+            "cancel the LED Light Bulb order - no wait, keep it - but change its address to "
+            "5 Maple Ave, Trenton, NJ 08608",
+            ("modify_order",),
+        ),
+        # both named and asked together: both
+        (
+            "①把账户默认地址改成北京市朝阳区建国路88号 ②订单W2021099的收货地址也一起改一下",
+            ("modify_order", "update_account"),
+        ),
+        ("change my address to 5 Maple Ave, Trenton, NJ 08608", ("update_account",)),
+    ],
+)
+def test_whose_address_changes(text: str, intents: tuple[str, ...]) -> None:
+    assert understand(text).intents == intents
