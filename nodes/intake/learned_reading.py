@@ -67,7 +67,8 @@ class Vocabulary:
     state_reads: Mapping[str, str] = field(default_factory=dict)
     """What a question about a write's state reads as (a question whether something was done reads as where it stands)."""
     negated: Callable[[str], frozenset[str]] = lambda clause: frozenset()
-    """The writes a clause withdraws ("don't cancel", "不用退了"): never read from it."""
+    """What a clause withdraws: a write is never read from it ("don't cancel", "不用退了"), a
+    read is not asked ("don't tell me where it is, just cancel it")."""
     worded: Callable[[str], frozenset[str]] = lambda clause: frozenset()
     """The writes a clause has words for; any other write needs `UNWORDED` confidence."""
     takes_back: Callable[[str], bool] = lambda clause: False
