@@ -430,7 +430,7 @@ def _resolve_overlaps(
 ) -> list[str]:
     """The labelling rules two readings of one request overlap by (LABELS.md)."""
     drop: set[str] = set()
-    on_account_words = any_match(ACCOUNT_WORDS, _NOT_THE_ACCOUNT.sub(" ", lowered))
+    on_account_words = _account_words(lowered)
     # "Change its address": a thing's address is an order's, never the customer's account.
     its = bool(_ITS_ADDRESS.search(lowered))
     # "refund" inside a return/cancel request is part of that request.
@@ -462,10 +462,15 @@ _ITS_ADDRESS = re.compile(r"\bits (?:shipping |delivery )?address\b|它的(?:收
 _TOGETHER = re.compile(r"\b(?:too|as well|also|both)\b|也|一起|同时|都")
 
 
+def _account_words(lowered: str) -> bool:
+    """Whether `lowered` names the account as where a change goes."""
+    return any_match(ACCOUNT_WORDS, _NOT_THE_ACCOUNT.sub(" ", lowered))
+
+
 def _account_only(lowered: str) -> bool:
     """Whether `lowered` speaks of the account and of no order."""
     named = ORDER_ID.search(lowered) or any_match(ORDER_WORDS, lowered)
-    return not named and any_match(ACCOUNT_WORDS, _NOT_THE_ACCOUNT.sub(" ", lowered))
+    return not named and _account_words(lowered)
 
 
 def _bulk_write(lowered: str) -> bool:

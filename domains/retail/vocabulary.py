@@ -26,8 +26,6 @@ NEGATED_ACTIONS: tuple[str, ...] = (
     "(?:不要|别|不用|无需|不想|先不|不)(?:再|要)?(?:取消|退货|退款|退|换货|换|修改|改)",
 )
 
-# "All my orders" is a bulk change only next to a write verb: reading every
-# order of one's own is an ordinary status question.
 # A task on a text the customer quotes or names ("translate 'where is my package' into
 # Spanish", "write a story where my chair comes alive") asks nothing of the shop, whatever
 # the text speaks of: the model would read what is quoted. Only a message that asks that
@@ -40,6 +38,8 @@ OFF_TOPIC_TASKS: tuple[str, ...] = (
     r"(?:\w+ )?(?:story|poem|song|haiku|limerick|essay|rap|sql|query|code|script|program|function)\b",
     r"写(?:一)?(?:首|篇|个|段)[^，。？！,.?!]{0,20}?(?:诗|故事|作文|代码|歌|程序)",
 )
+# "All my orders" is a bulk change only next to a write verb: reading every
+# order of one's own is an ordinary status question.
 BULK_SCOPE: tuple[str, ...] = (
     r"\ball (?:of )?(?:my |the |our |your )?(?:\w+ )?orders(?![a-z])",
     r"\b(?:every|each) (?:single )?(?:one of (?:my|the) )?(?:\w+ )?orders?(?![a-z])",

@@ -301,7 +301,7 @@ def item_change(found: list[str], lowered: str) -> list[str]:
     if unshipped and "exchange_items" in found:
         kept = [i for i in found if i != "exchange_items"]
         return kept if both else [*kept, "modify_order"]
-    if both and _RECEIVED.search(lowered) and not _NOT_SHIPPED.search(lowered):
+    if both and received(lowered):
         return [i for i in found if i != "modify_order"]
     return found
 
