@@ -307,7 +307,7 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
             return LearnedIntents((OUT_OF_SCOPE,), reading.uncertain, (), reading.plausible)
     if set(found) <= {"notify"} and ORDER_ID.search(lowered) and not mail_only(lowered):
         found.insert(0, "order_status")  # "e-mail me about #W…" asks for the order's facts
-    intents = tuple(i for i in LABELS if i in found)
+    intents = tuple(i for i in LABELS if i in found) or (OUT_OF_SCOPE,)
     plausible = tuple(i for i in reading.plausible if i not in intents)
     return LearnedIntents(intents, reading.uncertain, read_in, plausible)
 
@@ -324,6 +324,22 @@ def _settled_clauses(read_in: ClauseIntents, lowered: str) -> ClauseIntents:
         # in it or before it, not of one named only after it ("I moved … and cancel #W1").
         named = named or bool(ORDER_ID.search(text))
         settled.append((text, frozenset(_resolve_overlaps(sorted(found), text, named or alone))))
+    # "Update the address on my order, I'm moving next week": beside an order's address
+    # change, a clause that names no account is that change's reason, not a second one.
+    if any("modify_order" in f for _, f in settled):
+        settled = [(t, f - {"update_account"} if not _account_words(t) else f) for t, f in settled]
+    # "When is #W1 expected?", "where is my package?": when and where a parcel is asks no
+    # state of the order; where an order is asks both (LABELS.md: "where is my order",
+    # "order #W1. where is it?"), as does a word of its state.
+    order_named = bool(ORDER_ID.search(lowered) or _ORDER_REFERENCE.search(lowered))
+    settled = [
+        (t, f - {"order_status"})
+        if {"order_status", "track_shipment"} <= f
+        and not _ASKS_STATE.search(t)
+        and not (order_named and _WHERE.search(t))
+        else (t, f)
+        for t, f in settled
+    ]
     # "… I hate the smell. order W5064428": a clause that only names the order the
     # others speak of asks nothing of its own.
     bare = [_names_only(text) for text, _ in settled]
@@ -333,7 +349,8 @@ def _settled_clauses(read_in: ClauseIntents, lowered: str) -> ClauseIntents:
 
 
 _ORDER_REFERENCE = re.compile(
-    r"\b(?:my |the |this |that )?(?:order|purchase)s?(?: (?:no\.?|number|id))?\b|订单号?|单号|这单|那单"
+    r"\b(?:my |the |this |that )?(?:order|purchase)s?(?: (?:no\.?|number|id))?\b|订单号?|单号"
+    r"|(?:这|那|这个|那个|我的|哪个)单"
 )
 
 
@@ -433,6 +450,13 @@ def _resolve_overlaps(
     on_account_words = _account_words(lowered)
     # "Change its address": a thing's address is an order's, never the customer's account.
     its = bool(_ITS_ADDRESS.search(lowered))
+    # "Change the phone number on my account" changes no address, and no intent does it.
+    if (
+        "update_account" in found
+        and _CONTACT.search(lowered)
+        and not re.search(ADDRESS_CUE, lowered)
+    ):
+        drop.add("update_account")
     # "refund" inside a return/cancel request is part of that request.
     if {"return_items", "cancel_order"} & set(found) and not any_match(REFUND_QUESTION, lowered):
         drop.add("refund_status")
@@ -458,6 +482,17 @@ def _resolve_overlaps(
     return [i for i in found if i not in drop]
 
 
+_ASKS_STATE = re.compile(
+    r"\bwhere(?:'s|s| is| are|'re)? (?:all )?(?:my |the |this |that |our )?(?:\w+ )?orders?\b"
+    r"|\bwhere(?:'s|s| is| are)? #?w\d|\border\b[^.?!]{0,24}(?:\bwhere\b|在哪|到哪)"
+    r"|\b(?:status|state|shipped|dispatched|processing|processed|confirmed|on hold|placed"
+    r"|delivered|went out|gone out|sent out|stuck)\b"
+    r"|订单[^,.?!，。？！]{0,16}(?:在哪|到哪|去哪)|状态|进度|发货|发出|寄出|出库|签收|确认|处理|哪一步"
+)
+_WHERE = re.compile(r"\bwhere|\bwhereabouts\b|在哪|到哪|哪了|哪儿|哪里")
+_CONTACT = re.compile(
+    r"\b(?:phone|mobile|cell|e-?mail|password|user ?name|nickname)\b|手机|电话|邮箱|密码|昵称|用户名"
+)
 _ITS_ADDRESS = re.compile(r"\bits (?:shipping |delivery )?address\b|它的(?:收货)?地址")
 _TOGETHER = re.compile(r"\b(?:too|as well|also|both)\b|也|一起|同时|都")
 

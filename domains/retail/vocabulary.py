@@ -48,7 +48,8 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\ball of (?:them|those)\b",
     r"\b(?:them|those|these) all\b",
     r"\b(?:everything|anything|all (?:the )?(?:stuff|things|items)) i (?:ordered|bought|purchased)\b",
-    r"\b(?:the|all the) rest\b",
+    # "remove the bulbs, I'll keep the rest": the rest of one order is kept, not changed.
+    r"(?<!\bkeep )(?<!\bkeeping )\b(?:the|all the) rest\b(?! of (?:the|this|that|my) (?:order|package|items?)\b)",
     r"\b(?:everything|anything|all) (?:that'?s |that is |i have |i've got )?(?:still )?(?:open|pending|unshipped)\b",
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
 )
@@ -287,7 +288,7 @@ ACCOUNT_WORDS: tuple[str, ...] = (
     "账户",
     "账号",
     "个人",
-    r"默认\s?(?:地址|address)",
+    r"默认的?(?:收货|送货|寄送|配送)?\s?(?:地址|address)",
 )
 
 # A bare order id or the word "order" asks for its status only when nothing

@@ -81,6 +81,9 @@ _REQUEST = re.compile(
     r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
     r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|(?<![申邀聘])请(?!问)|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
     r"|\b(?:can|could)\b[^?.!,]{1,60}?\bbe (?:\w+ed|a|an|the|sent|made)\b"
+    # "How do I send back the lamp?", "这个台灯怎么退?": how to do it, to a thing of one's own.
+    r"|\bhow (?:do|can|should|would) (?:i|we) (?:\w+ ){0,4}?(?:it|them|this|that|these|those|my|the)\b"
+    r"|(?:这个|那个|这件|那件|这单|那单|我的|我买的|收到的)[^？?。!！]{0,24}怎么(?:申请|办理)?(?:退|换|取消|改)"
 )
 
 

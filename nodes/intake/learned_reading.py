@@ -110,9 +110,14 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     uncertain: set[str] = set()
     weighed: set[str] = set()
     read_in: list[tuple[str, frozenset[str]]] = []
+    leaning: list[tuple[int, set[str], bool]] = []
     for clause, scores in zip(asking, scored[: len(texts)], strict=True):
         found, unsure = _clause_intents(scores, vocabulary)
+        if not found and (leant := _leaning(scores, vocabulary)):
+            leaning.append((len(read_in), leant, clause.act == "question"))
         negated = vocabulary.negated(clause.text)
+        if len(texts) > 1:
+            found, unsure = _in_context(found, unsure, clause.text, scores, whole, vocabulary)
         vetoed = negated | _unworded(clause.text, scores, vocabulary)
         sure = found - negated
         found, unsure = _beside_the_sure(found - vetoed, sure, scores, vocabulary), unsure - vetoed
@@ -125,6 +130,14 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         uncertain |= unsure
         weighed |= _weighed(scores, vocabulary)
         read_in.append((clause.reading, frozenset(found)))
+    # A clause the model is unsure of, beside a clause it reads, describes that request
+    # ("no backpack.") unless it asks a question ("how much more would it be?"); in a
+    # message read as nothing at all, every clause takes the read it leans to.
+    nothing_read = not any(found - {vocabulary.nothing} for _, found in read_in)
+    for at, leant, asks in leaning:
+        if nothing_read or asks:
+            earlier, asked = read_in[at]
+            read_in[at] = (earlier, frozenset(asked | leant))
     picked = set().union(*(found for _, found in read_in))
     intents = _settled(picked, model.labels, vocabulary)
     return LearnedReading(
@@ -162,6 +175,28 @@ def _with_conditions(
     return read
 
 
+def _in_context(
+    found: set[str],
+    unsure: set[str],
+    clause: str,
+    scores: dict[str, float],
+    whole: dict[str, float],
+    vocabulary: Vocabulary,
+) -> tuple[set[str], set[str]]:
+    """A write the clause words and leans to, which the whole message asks for surely
+    enough: "I got the white ones but wanted black. Exchange please" — the reason is in
+    one clause, the request in the next, and neither alone is sure. Never a write the
+    clause has no word for, nor one it does not lean to most ("tell me which items are
+    eligible for return" leans to the policy)."""
+    top = max(scores.values(), default=0.0)
+    context = {
+        w
+        for w in unsure & vocabulary.worded(clause)
+        if whole.get(w, 0.0) >= WRITE_THRESHOLD and scores.get(w, 0.0) >= max(top, UNCERTAIN)
+    }
+    return found | context, unsure - context
+
+
 def _asked_about(found: set[str], vocabulary: Vocabulary) -> set[str]:
     """A question's reading: a write it names asks where that stands ("was it
     cancelled?"), unless the question already reads what it asks ("did the refund
@@ -190,11 +225,13 @@ def _clause_intents(scores: dict[str, float], vocabulary: Vocabulary) -> tuple[s
         for label, p in scores.items()
         if label in vocabulary.writes and UNCERTAIN <= p < WRITE_THRESHOLD
     }
-    if not picked:
-        best = max((s for s in scores if s not in vocabulary.alone), key=lambda s: scores[s])
-        if best not in vocabulary.writes and scores[best] >= LEANING:
-            picked = {best}
     return picked, unsure
+
+
+def _leaning(scores: dict[str, float], vocabulary: Vocabulary) -> set[str]:
+    """The read a clause the model reads nothing in leans to most, if it has `LEANING`."""
+    best = max((s for s in scores if s not in vocabulary.alone), key=lambda s: scores[s])
+    return {best} if best not in vocabulary.writes and scores[best] >= LEANING else set()
 
 
 def _beside_the_sure(

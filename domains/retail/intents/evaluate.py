@@ -31,8 +31,12 @@ TEST = Path(__file__).with_name("test_split.yaml")
 """Written independently of the corpus and of HELDOUT, and never looked at; its aggregate
 figures informed choices in some rounds."""
 TEST_2 = Path(__file__).with_name("test_split_2.yaml")
-"""Written later by another session, from the writers' brief alone, and never looked at."""
-BLIND = ("test (blind)", "test 2 (blind)")
+"""Written later by another session, from the writers' brief alone, and never looked at;
+its aggregate figures (per-intent table) informed one round."""
+TEST_3 = Path(__file__).with_name("test_split_3.yaml")
+"""Written by a new session from the writers' brief alone (everyday variety), never looked
+at, and measured only at the end of the round that commissioned it."""
+BLIND = ("test (blind)", "test 2 (blind)", "test 3 (blind)")
 SUITE = PROJECT_ROOT / "tests" / "conformance" / "instructions.yaml"
 LEXICON = {"products": tuple(en for en, _ in PRODUCTS)}
 # The suite's placeholders, filled with ids of the right shape: reading needs no data.
@@ -96,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "held-out (tuning)": labelled(HELDOUT),
         "test (blind)": labelled(TEST),
         "test 2 (blind)": labelled(TEST_2),
+        "test 3 (blind)": labelled(TEST_3),
         "instruction suite": suite(),
         "training corpus (1 in 5)": sample,
     }

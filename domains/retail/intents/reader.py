@@ -9,6 +9,7 @@ from functools import cache
 
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.slots import PRODUCTS
+from nodes.intake.rules import normalise
 from nodes.intake.surface import spaced
 from skills.pii import EMAIL
 
@@ -50,8 +51,10 @@ def known_words() -> frozenset[str]:
 def prepare(text: str) -> str:
     """`text` as the model reads it: lower-cased, ids, e-mails, addresses and
     product names replaced by what they are, so it learns the shape of a request
-    rather than which order or product it names."""
-    lowered = spaced(text.lower())
+    rather than which order or product it names. Full-width punctuation is read as
+    ASCII, as the request is (`normalise`): the corpus is written with "，" and "？", a
+    request arrives with "," and "?", and a character n-gram spanning one must be the same."""
+    lowered = spaced(normalise(text).lower())
     lowered = ADDRESS.sub(lambda m: m.group(0).replace(m.group(1), " addr "), lowered)
     lowered = EMAIL.sub(" email ", lowered)
     lowered = PAYMENT_ID.sub(" payid ", lowered)
@@ -73,15 +76,17 @@ _PRODUCT_NAMES = re.compile(
 # the family, in both languages): they veto, they never read.
 WRITE_CUES: dict[str, str] = {
     "cancel_order": r"cancel|call (?:it )?off|\bkill\b|\bscrap|\babort\b|\bvoid\b|\bstop\b|\bdrop\b"
-    r"|取消|不要了|退单|撤单|撤销",
+    r"|取消|不要了|退单|撤单|撤销|退掉",
     "modify_order": r"chang|modif|updat|switch|swap|replac|\bedit|instead|\bpay|\buse\b|\bput\b|redirect"
-    r"|\bship|\bsend|deliver|wrong address|correct|\bfix|改|换|更换|替换|变更|寄到|送到|付",
+    r"|\bship|\bsend|deliver|wrong address|correct|\bfix|typo|misspel|should (?:be|read|say)\b"
+    r"|改|换|更换|替换|变更|寄到|送到|付|写错|填错",
     "return_items": r"return|\bback\b|refund|money back"
     r"|退|寄回|返还",
     "exchange_items": r"exchang|swap|replac|chang|different|another|instead|switch|trade|bigger|smaller"
     r"|\bsize|colou?r|version|换",
     "update_account": r"chang|updat|modif|\bedit|\bmov(?:e|ed|ing)\b|new address|correct|\bfix|\bset\b|\bsave"
-    r"|\buse\b|default|from now on|改|换|更新|修改|搬|新地址|变更|设",
+    r"|\buse\b|default|from now on|typo|misspel|should (?:be|read|say)\b"
+    r"|改|换|更新|修改|搬|新地址|变更|设|写错|填错",
     "notify": r"e-?mail|\bmail\b|notif|message me|text me|let me know|send (?:me|it|this|the)|ping me|keep me (?:posted|updated)"
     r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
 }
@@ -101,7 +106,9 @@ _NEGATION = (
     # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
     # "撤回刚才的改地址申请": a request taken back.
     r"|撤回(?:刚才|之前|上次|我)?的?"
-    r"|(?:不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
+    # "我记得申请过取消", "已经申请退货了": a request already made, reported.
+    r"|已经申请|申请(?:过|了)|已经(?:被|给)?"
+    r"|(?:不是要|不是想|不要|别|不用|无需|无须|不需要|没必要|用不着|不打算|不想|先不|不必|甭|没有?|不)"
     r"(?:再|要|用|必|点过?|去)?(?:给我|帮我|替我|跟我|为我)?(?:再)?(?:发|打|寄|办|弄|做)?)"
 )
 _WITHDRAWN = re.compile(
@@ -151,6 +158,8 @@ def _negated(intent: str) -> re.Pattern[str]:
         f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
+        # "取消订单已经三天了": how long ago it was done.
+        f"|(?:{cue})\\w{{0,2}}?(?:已经|都)有?[一二两三四五六七八九十几半\\d]+(?:天|周|个?星期|个?月|小时)"
     )
 
 
@@ -271,7 +280,9 @@ def negated(clause: str) -> frozenset[str]:
 _NOT_SHIPPED = re.compile(
     r"\b(?:has ?n[o']?t|not|never|isn'?t|is not|still hasn'?t|hasnt|hasn't) (?:been )?(?:shipped|sent|gone out|out yet)"
     r"|\bbefore (?:it|they|the order|the package) (?:ships|ship|goes out|go out|is sent|leaves)\b"
-    r"|还没发|没发货|未发货|还没寄|还在仓库|发货(?:之)?前"
+    r"|\bjust (?:ordered|placed|bought|purchased)\b"
+    r"|\bordered (?:it |this |them )?(?:\d+|a few|ten|five|an?) (?:min|mins|minutes|hours?) ago\b"
+    r"|还没发|没发货|未发货|还没寄|还在仓库|发货(?:之)?前|刚下(?:的)?单|刚拍"
 )
 _RECEIVED = re.compile(
     r"\b(?:i )?(?:got|received|arrived|came|delivered)\b|收到|到了|已经到|刚到|签收"
@@ -310,7 +321,8 @@ def item_change(found: list[str], lowered: str) -> list[str]:
 # carries a document, and asks for none of the order's facts (LABELS.md).
 _MAIL_ONLY = re.compile(
     r"\b(?:when|once|as soon as|the moment|after|if)\b.{0,40}?"
-    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone|leav|land)"
+    r"\b(?:ship|arriv|deliver|refund|out\b|process|done|go(?:es)? through|gone|leav|land"
+    r"|on (?:its|the) way|dispatch)"
     r"|\b(?:receipt|invoice|copy|confirmation)\b"
     # "发货了就发邮件", "送达后通知我", "电子收据": Chinese triggers and documents. A change
     # ("有变化就通知我") is no event: the e-mail tells the order's state (the instruction suite).

@@ -14,7 +14,10 @@ from domains.retail.understanding import INTENTS_SPEC
 from nodes.domain import OUT_OF_SCOPE
 
 INTENTS_DIR = Path(__file__).parents[3] / "domains" / "retail" / "intents"
-SPLITS = tuple(INTENTS_DIR / f"{name}.yaml" for name in ("heldout", "test_split", "test_split_2"))
+SPLITS = tuple(
+    INTENTS_DIR / f"{name}.yaml"
+    for name in ("heldout", "test_split", "test_split_2", "test_split_3")
+)
 ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?[Ww](\d+)")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 # Intents that a message carries alone: nothing else in the list applies, or the whole request is refused.

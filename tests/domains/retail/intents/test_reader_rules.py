@@ -11,8 +11,9 @@ from domains.retail.intents.reader import (
     negated,
     negated_writes,
     takes_back,
+    worded_writes,
 )
-from domains.retail.understanding import understand
+from domains.retail.understanding import _bulk_write, _resolve_overlaps, understand
 
 
 def test_the_accounts_default_address_is_no_standing_preference() -> None:
@@ -374,3 +375,37 @@ def test_a_return_with_its_replacement_is_an_exchange() -> None:
 )
 def test_whose_address_changes(text: str, intents: tuple[str, ...]) -> None:
     assert understand(text).intents == intents
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "change the phone number on my account to 555-0100",
+        "帮我把账户的手机号改成13800138000",
+        "update my email to a@b.co",
+    ],
+)
+def test_a_contact_change_is_no_address_change(text: str) -> None:
+    # LABELS.md: only an address is an account change; no intent changes a phone or e-mail.
+    assert "update_account" not in _resolve_overlaps(["update_account"], text.lower(), False)
+    assert "update_account" not in understand(text).intents
+
+
+def test_an_address_named_beside_a_contact_is_still_the_accounts_change() -> None:
+    text = "my email is a@b.co - change my default address to 12 oak st, austin, tx 78701"
+    assert _resolve_overlaps(["update_account"], text, False) == ["update_account"]
+
+
+def test_the_rest_of_one_order_kept_is_no_bulk_change() -> None:
+    assert not _bulk_write(
+        "please remove the led light bulbs from order #w6963698, i'll keep the rest."
+    )
+    assert not _bulk_write("remove the mat, the rest of the order is fine, don't change it")
+    assert _bulk_write("cancel the rest of my orders")
+    assert _bulk_write("cancel #w1234567 and the rest")
+
+
+def test_a_typo_fixed_names_a_change() -> None:
+    assert "modify_order" in worded_writes("typo in the address on my order, it should be maple rd")
+    assert "modify_order" in worded_writes("订单地址写错了")
+    assert "cancel_order" in worded_writes("这单退掉吧")

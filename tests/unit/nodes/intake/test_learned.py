@@ -284,6 +284,28 @@ def test_a_weak_read_beside_a_sure_one_is_not_taken(model: learned.IntentModel) 
     assert learned_reading._beside_the_sure(found, found, unsure, VOCABULARY) == found
 
 
+def test_a_worded_write_unsure_alone_is_read_when_the_whole_message_asks_it() -> None:
+    # "The door is stuck shut. Open it please": the reason in one clause, the request in
+    # the next; neither alone is sure, the whole message is.
+    clause = "open it please"
+    alone = {"open_door": 0.45, "close_door": 0.3, "weather": 0.0}
+    whole = {"open_door": 0.9, "close_door": 0.7, "weather": 0.0}
+    unsure = {"open_door", "close_door"}
+    in_context = learned_reading._in_context
+    assert in_context(set(), unsure, clause, alone, whole, VOCABULARY) == (
+        {"open_door"},
+        {"close_door"},  # no word of the clause names closing
+    )
+    # A whole message unsure of it, or a clause giving it little weight, reads nothing.
+    assert (
+        in_context(set(), unsure, clause, alone, {**whole, "open_door": 0.5}, VOCABULARY)[0]
+        == set()
+    )
+    assert (
+        in_context(set(), set(), clause, {**alone, "open_door": 0.1}, whole, VOCABULARY)[0] == set()
+    )
+
+
 def test_a_question_that_reads_what_it_asks_keeps_that_reading(
     model: learned.IntentModel,
 ) -> None:
@@ -399,6 +421,41 @@ def test_a_clause_read_as_nothing_takes_the_read_the_model_leans_to() -> None:
         "door_state": 0.05,
         "nothing": 0.1,
     }
-    assert learned_reading._clause_intents(low, VOCABULARY)[0] == {"weather"}
+    assert learned_reading._clause_intents(low, VOCABULARY)[0] == set()
+    assert learned_reading._leaning(low, VOCABULARY) == {"weather"}
     faint = {**low, "weather": 0.1}
-    assert learned_reading._clause_intents(faint, VOCABULARY)[0] == set()
+    assert learned_reading._leaning(faint, VOCABULARY) == set()
+    assert learned_reading._leaning({**low, "open_door": 0.4}, VOCABULARY) == set()
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """Scores set per text: the reading's rules on given probabilities."""
+
+    table: dict[str, dict[str, float]]
+    labels: tuple[str, ...] = LABELS
+
+    def scores_many(self, texts: Sequence[str]) -> list[dict[str, float]]:
+        return [self.table[t] for t in texts]
+
+
+def test_beside_a_read_only_a_question_takes_the_read_it_leans_to() -> None:
+    quiet = dict.fromkeys(LABELS, 0.01)
+    sure = {**quiet, "door_state": 0.99}
+    leaning = {**quiet, "weather": 0.3}
+    said, asked = "is the gate open? no sun at all.", "is the gate open? will it rain?"
+    model = _Scored(
+        {
+            "is the gate open?": sure,
+            "no sun at all.": leaning,
+            "will it rain?": leaning,
+            said: sure,
+            asked: sure,
+            "no sun at all": leaning,
+        }
+    )
+    # A statement beside a read describes it; a question asks its own.
+    assert learned_reading.read(model, said, VOCABULARY).intents == ("door_state",)  # type: ignore[arg-type]
+    assert learned_reading.read(model, asked, VOCABULARY).intents == ("door_state", "weather")  # type: ignore[arg-type]
+    # Alone, the statement takes the read it leans to.
+    assert learned_reading.read(model, "no sun at all", VOCABULARY).intents == ("weather",)  # type: ignore[arg-type]
