@@ -21,6 +21,7 @@ from domains.retail.intents.reader import (
     item_change,
     known_words,
     mail_only,
+    names_product,
     negated,
     prepare,
     received,
@@ -295,7 +296,9 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
         if named:
             return LearnedIntents(("product_info",))
         return LearnedIntents(reading.intents, reading.uncertain, (), reading.plausible)
-    read_in = _settled_clauses(reading.read_in, lowered) or ((lowered, frozenset(reading.intents)),)
+    read_in = _settled_clauses(reading.read_in, lowered, has_items) or (
+        (lowered, frozenset(reading.intents)),
+    )
     asked = [i for i in LABELS if i != OUT_OF_SCOPE and any(i in f for _, f in read_in)]
     found = item_change(asked, lowered)
     if {"modify_order", "update_account"} <= set(found) and _account_only(lowered):
@@ -312,7 +315,9 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     return LearnedIntents(intents, reading.uncertain, read_in, plausible)
 
 
-def _settled_clauses(read_in: ClauseIntents, lowered: str) -> ClauseIntents:
+def _settled_clauses(
+    read_in: ClauseIntents, lowered: str, has_items: bool = False
+) -> ClauseIntents:
     """Each clause's reading after the overlap rules of one request: two readings of
     one clause overlap ("return it and refund me" is one return), two clauses asking
     for two things do not ("change #W1's address, and my account's too")."""
@@ -340,14 +345,38 @@ def _settled_clauses(read_in: ClauseIntents, lowered: str) -> ClauseIntents:
         else (t, f)
         for t, f in settled
     ]
+    # "My refund still hasn't come. When will I see it?": with no parcel or item named, when
+    # and how late is the refund's (LABELS.md: "my refund is late" is `refund_status`).
+    parcel = has_items or names_product(lowered) or bool(_PARCEL.search(lowered))
+    if any("refund_status" in f for _, f in settled) and not parcel:
+        settled = [(t, f - {"track_shipment", "delay_complaint"}) for t, f in settled]
     # "… I hate the smell. order W5064428": a clause that only names the order the
-    # others speak of asks nothing of its own.
-    bare = [_names_only(text) for text, _ in settled]
+    # others speak of asks nothing of its own; nor does "what's going on?" or "is that
+    # possible?" beside the clause it is about.
+    bare = [_names_only(text) or bool(_ECHO.fullmatch(text)) for text, _ in settled]
     if any(f - {OUT_OF_SCOPE} for (_, f), b in zip(settled, bare, strict=True) if not b):
         return tuple((t, frozenset() if b else f) for (t, f), b in zip(settled, bare, strict=True))
     return tuple(settled)
 
 
+_REPLACED = re.compile(
+    r"\binstead\b|\b(?:swap|switch|change|replace)\w* (?:it |them )?(?:for|with|to)\b|换成|改成|换为|改为"
+)
+_SWAP_FOR_A_PERSON = re.compile(r"换(?:个|一个|成)?(?:真人|人工|客服|活人|人来|个人)")
+_LATE = re.compile(
+    r"\blate\b|\bdelay|\bstill\b|\bnot yet\b|\bhaven'?t|\bhasn'?t|\boverdue|\bpast\b|\bweeks?\b"
+    r"|\bnever\b|\bnot\b|n'?t\b|\bno\b|\bnothing\b|\bby now\b|\bshould(?:'ve| have)\b"
+    r"|晚|延误|迟|没|不|早就|该到|超时|超过"
+)
+_PARCEL = re.compile(
+    r"\b(?:package|parcel|box|delivery|shipment|tracking|courier|carrier|items?|stuff|order)\b"
+    r"|快递|包裹|物流|东西|货|单号"
+)
+_ECHO = re.compile(
+    r"\W*(?:so |and |but |like |seriously )?(?:what'?s going on|what is going on|what happened"
+    r"|what'?s happening|what gives|is (?:that|this|it) (?:even )?possible|can (?:you|u) do (?:that|this|it)"
+    r"|would that work|is that ok(?:ay)?|怎么回事|什么情况|咋回事|可以吗|行吗|能行吗|可以不|行不行|能不能行)\W*"
+)
 _ORDER_REFERENCE = re.compile(
     r"\b(?:my |the |this |that )?(?:order|purchase)s?(?: (?:no\.?|number|id))?\b|订单号?|单号"
     r"|(?:这|那|这个|那个|我的|哪个)单"
@@ -457,6 +486,19 @@ def _resolve_overlaps(
         and not re.search(ADDRESS_CUE, lowered)
     ):
         drop.add("update_account")
+    # "烤架不要了，换成两个遮阳伞": an item given up for another is the order's change.
+    if {"cancel_order", "modify_order"} <= set(found) and _REPLACED.search(lowered):
+        drop.add("cancel_order")
+    # "给我换个真人": a person asked for, no item swapped.
+    if (
+        "exchange_items" in found
+        and "human_handoff" in found
+        and _SWAP_FOR_A_PERSON.search(lowered)
+    ):
+        drop.add("exchange_items")
+    # "Could you refund the lamp? It arrived yesterday": what came is no late delivery.
+    if "delay_complaint" in found and received(lowered) and not _LATE.search(lowered):
+        drop.add("delay_complaint")
     # "refund" inside a return/cancel request is part of that request.
     if {"return_items", "cancel_order"} & set(found) and not any_match(REFUND_QUESTION, lowered):
         drop.add("refund_status")

@@ -54,8 +54,8 @@ BULK_SCOPE: tuple[str, ...] = (
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
 )
 BULK_WRITE_VERBS: tuple[str, ...] = (
-    r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap|switch|move|send back)",
-    "取消|退|换|改|删|更新|不要",
+    r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap|switch|move|send back|add)",
+    "取消|退|换|改|删|更新|不要|加上|添加",
 )
 
 _RELATIVE = (
@@ -82,7 +82,7 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bother (?:customers?|users?|people)'?s?\b",
         r"\bbulk\b",
         "所有用户|所有客户|所有人|批量|别人的|其他用户|其他客户|其他人的|他人"
-        "|(?:别的|其他|其它)(?:用户|客户|顾客|买家|会员)",
+        "|(?:别的|其他|其它|那个|这个|某个|另一个)(?:用户|客户|顾客|买家|会员)",
         r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
         r"\bsomeone else'?s\b",
         # Somebody else's records, however the customer is related to them; where a parcel

@@ -82,7 +82,9 @@ _REQUEST = re.compile(
     r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|(?<![申邀聘])请(?!问)|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
     r"|\b(?:can|could)\b[^?.!,]{1,60}?\bbe (?:\w+ed|a|an|the|sent|made)\b"
     # "How do I send back the lamp?", "这个台灯怎么退?": how to do it, to a thing of one's own.
-    r"|\bhow (?:do|can|should|would) (?:i|we) (?:\w+ ){0,4}?(?:it|them|this|that|these|those|my|the)\b"
+    r"|\bhow (?:do|can|should|would) (?:i|we) (?:\w+ ){0,4}?(?:it|them|this|that|these|those|my|the|order|#?w\d)"
+    # "Swap possible?": a request asked as whether it can be done.
+    r"|^\s*(?:\w+ ){1,2}possible\s*[?？]?\s*$"
     r"|(?:这个|那个|这件|那件|这单|那单|我的|我买的|收到的)[^？?。!！]{0,24}怎么(?:申请|办理)?(?:退|换|取消|改)"
 )
 
@@ -117,7 +119,9 @@ def clauses(text: str) -> tuple[Clause, ...]:
 
 # Identifiers after a clause's last word ("退了吗 W8120937", "shipped? #W1"): they name what
 # it speaks of and leave its question mark or particle where it was.
-_TRAILING_IDS = re.compile(r"(?:[\s,，:：]*#?[a-z_]*\d[\w-]*)+\s*$")
+# Possessive: with nested repeats, ids followed by a word ("w1 w2 w3 w4 w5 啊") would be
+# tried every way of splitting them, exponentially many.
+_TRAILING_IDS = re.compile(r"(?:[\s,，:：]*+#?[a-z_]*+\d[\w-]*+)++\s*$")
 
 
 # "已经发货的订单还能取消吗": whether a thing can still be done, asked of nothing the customer

@@ -408,12 +408,15 @@ def _features(spec: ModelSpec) -> Any:
     )
     # Words and their pairs beside the characters: "send it back" and "sent it back" share
     # most of their characters; which word is there, and which follows it, tells them apart.
+    # A written message is taught in four renders, so a word pair in fewer than 8 messages is
+    # one writer's: without them the development sets read better (set C 96.2 % against
+    # 95.6 % at 3) and the artifact is smaller.
     words = TfidfVectorizer(
         analyzer="word",
         token_pattern=WORD,
         ngram_range=(1, 2),
         sublinear_tf=True,
-        min_df=3,
+        min_df=8,
         preprocessor=spec.prepare,
     )
     blocks = [("chars", chars), ("words", words)]

@@ -124,7 +124,8 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         if clause.act == "question":
             found = _asked_about(found, vocabulary)
             unsure = set()
-        if read_in and vocabulary.takes_back(clause.text):
+        # "If it has shipped, never mind": a branch under a condition takes back nothing.
+        if read_in and clause.reading == clause.text and vocabulary.takes_back(clause.text):
             earlier, asked = read_in[-1]
             read_in[-1] = (earlier, asked - vocabulary.writes)
         uncertain |= unsure

@@ -35,8 +35,11 @@ TEST_2 = Path(__file__).with_name("test_split_2.yaml")
 its aggregate figures (per-intent table) informed one round."""
 TEST_3 = Path(__file__).with_name("test_split_3.yaml")
 """Written by a new session from the writers' brief alone (everyday variety), never looked
-at, and measured only at the end of the round that commissioned it."""
-BLIND = ("test (blind)", "test 2 (blind)", "test 3 (blind)")
+at; measured at the end of the round that commissioned it, and again after the next."""
+TEST_4 = Path(__file__).with_name("test_split_4.yaml")
+"""Written by another new session, the same way, while the round after TEST_3's measure
+went on; never looked at, measured only at that round's end."""
+BLIND = ("test (blind)", "test 2 (blind)", "test 3 (blind)", "test 4 (blind)")
 SUITE = PROJECT_ROOT / "tests" / "conformance" / "instructions.yaml"
 LEXICON = {"products": tuple(en for en, _ in PRODUCTS)}
 # The suite's placeholders, filled with ids of the right shape: reading needs no data.
@@ -101,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test (blind)": labelled(TEST),
         "test 2 (blind)": labelled(TEST_2),
         "test 3 (blind)": labelled(TEST_3),
+        "test 4 (blind)": labelled(TEST_4),
         "instruction suite": suite(),
         "training corpus (1 in 5)": sample,
     }

@@ -71,22 +71,29 @@ _PRODUCT_NAMES = re.compile(
     )
 )
 
+
+def names_product(lowered: str) -> bool:
+    """Whether `lowered` names one of the shop's products, in either language."""
+    return bool(_PRODUCT_NAMES.search(lowered))
+
+
 # The words a write needs: the learned reader chooses among the writes a clause
 # has words for and never adds one it has none for. Broad on purpose (verbs of
 # the family, in both languages): they veto, they never read.
 WRITE_CUES: dict[str, str] = {
     "cancel_order": r"cancel|call (?:it )?off|\bkill\b|\bscrap|\babort\b|\bvoid\b|\bstop\b|\bdrop\b"
-    r"|取消|不要了|退单|撤单|撤销|退掉",
-    "modify_order": r"chang|modif|updat|switch|swap|replac|\bedit|instead|\bpay|\buse\b|\bput\b|redirect"
+    r"|取消|不要了|退单|撤单|撤销|退掉|撤了|撤掉",
+    "modify_order": r"chang|modif|updat|upgrad|switch|swap|replac|\bedit|instead|\bpay|\buse\b|\bput\b|redirect"
+    r"|\bgo there\b|\bshould go\b|改过去|补上|少写|漏写"
     r"|\bship|\bsend|deliver|wrong address|correct|\bfix|typo|misspel|should (?:be|read|say)\b"
     r"|改|换|更换|替换|变更|寄到|送到|付|写错|填错",
     "return_items": r"return|\bback\b|refund|money back"
     r"|退|寄回|返还",
-    "exchange_items": r"exchang|swap|replac|chang|different|another|instead|switch|trade|bigger|smaller"
+    "exchange_items": r"exchang|swap|replac|chang|upgrad|different|another|instead|switch|trade|bigger|smaller"
     r"|\bsize|colou?r|version|换",
     "update_account": r"chang|updat|modif|\bedit|\bmov(?:e|ed|ing)\b|new address|correct|\bfix|\bset\b|\bsave"
     r"|\buse\b|default|from now on|typo|misspel|should (?:be|read|say)\b"
-    r"|改|换|更新|修改|搬|新地址|变更|设|写错|填错",
+    r"|改|换|更新|修改|搬|新地址|变更|设|写错|填错|补上|少写|漏写",
     "notify": r"e-?mail|\bmail\b|notif|message me|text me|let me know|send (?:me|it|this|the)|ping me|keep me (?:posted|updated)"
     r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
 }
@@ -138,7 +145,11 @@ _LEFT_ALONE = re.compile(
 _PAUSE = re.compile(r"[,，.;；。!！]")
 # "From now on, refund to my gift card" states a standing preference (memory
 # keeps it); with no order named it asks for no change now.
-_LASTING = re.compile(r"from now on|going forward|in (?:the )?future|\bby default\b|以后|今后|默认")
+# "以后" after an event ("发货以后给我发邮件") is "after it", not "from now on".
+_LASTING = re.compile(
+    r"from now on|going forward|in (?:the )?future|\bby default\b"
+    r"|(?<![\u4e00-\u9fff])以后|以后(?:都|一律|统一)|今后|默认"
+)
 _CUES = {intent: re.compile(cue) for intent, cue in WRITE_CUES.items()}
 
 
@@ -158,6 +169,9 @@ def _negated(intent: str) -> re.Pattern[str]:
         f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
+        # "Return was accepted last week", "cancellation has been processed": a report.
+        f"|(?:{cue})\\w*\\s+(?:was|were|has been|have been|got|is|are)\\s+(?:already\\s+)?"
+        f"(?:accepted|approved|processed|received|done|completed|confirmed|submitted|initiated|started)\\b"
         # "取消订单已经三天了": how long ago it was done.
         f"|(?:{cue})\\w{{0,2}}?(?:已经|都)有?[一二两三四五六七八九十几半\\d]+(?:天|周|个?星期|个?月|小时)"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domains.retail.understanding import understand
 from graphs.api import resume_thread
+from nodes.contracts import Understanding
 from nodes.identity import AUTH_USER_KEY, Identity
 from tests.integration.graph.helpers import OPERATOR, order_status, user_with_orders
 from tests.support_fixtures import Support, say
@@ -246,10 +247,15 @@ UNSURE = (
 )
 
 
+def _asked_about(reading: Understanding) -> bool:
+    """Whether the reading is nothing sure but a write leaned to: the one the graph asks about."""
+    return reading.intents == ("out_of_scope",) and bool(reading.uncertain)
+
+
 async def test_an_unsure_write_is_asked_about_never_guessed(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "delivered", skip=7)
     readings = [(t, understand(t.format(order=order))) for t in UNSURE]
-    unsure = [(t, u) for t, u in readings if u.intents == ("out_of_scope",) and u.uncertain]
+    unsure = [(t, u) for t, u in readings if _asked_about(u)]
     assert unsure, "no phrasing reads as unsure: pick new ones for UNSURE"
     text, reading = unsure[0]
     asked = await say(support, user, text.format(order=order))
@@ -265,7 +271,7 @@ async def test_an_unsure_write_is_asked_about_never_guessed(support: Support) ->
 
 async def test_a_no_to_an_unsure_reading_changes_nothing(support: Support) -> None:
     user, (order,) = await user_with_orders(support.db.pool, "delivered", skip=8)
-    text = next(t for t in UNSURE if understand(t.format(order=order)).uncertain)
+    text = next(t for t in UNSURE if _asked_about(understand(t.format(order=order))))
     asked = await say(support, user, text.format(order=order))
     declined = await say(support, user, "no", asked.thread_id)
     assert declined.status == "completed" and declined.plan == []

@@ -13,7 +13,15 @@ from domains.retail.intents.reader import (
     takes_back,
     worded_writes,
 )
-from domains.retail.understanding import _bulk_write, _resolve_overlaps, understand
+from domains.retail.understanding import (
+    _bulk_write,
+    _resolve_overlaps,
+    _settled_clauses,
+    learned_intents,
+    understand,
+)
+from domains.retail.vocabulary import INTENT_PATTERNS
+from nodes.intake.rules import any_match
 
 
 def test_the_accounts_default_address_is_no_standing_preference() -> None:
@@ -409,3 +417,103 @@ def test_a_typo_fixed_names_a_change() -> None:
     assert "modify_order" in worded_writes("typo in the address on my order, it should be maple rd")
     assert "modify_order" in worded_writes("订单地址写错了")
     assert "cancel_order" in worded_writes("这单退掉吧")
+
+
+@pytest.mark.parametrize(
+    ("clause", "write"),
+    [
+        ("我记得好像申请过取消", "cancel_order"),
+        ("麻烦查一下退款，取消订单已经三天了钱还没到", "cancel_order"),
+        ("帮我确认一下那单已经取消了", "cancel_order"),
+        ("the return was accepted last week", "return_items"),
+        ("不是要取消，是要改地址", "cancel_order"),
+    ],
+)
+def test_a_request_already_made_or_disowned_is_not_asked(clause: str, write: str) -> None:
+    assert write in negated_writes(clause)
+
+
+@pytest.mark.parametrize("clause", ["我要取消", "帮我取消订单", "我想申请退货", "please return it"])
+def test_a_request_made_now_is_asked(clause: str) -> None:
+    assert not negated_writes(clause)
+
+
+def test_after_an_event_is_no_standing_preference() -> None:
+    # "以后" after an event is "after it"; at the start, "from now on".
+    assert "notify" not in negated_writes("发货以后给我发个邮件")
+    assert "return_items" in negated_writes("以后退款都退到我的礼品卡")
+
+
+def test_just_ordered_is_not_yet_shipped() -> None:
+    text = (
+        "i picked the wrong switches on the keyboard i just ordered, can it be red instead of blue"
+    )
+    assert item_change(["exchange_items", "modify_order"], text) == ["modify_order"]
+    assert item_change(["exchange_items"], "刚拍的机械键盘想换成茶轴的") == ["modify_order"]
+
+
+@pytest.mark.parametrize(
+    ("found", "text", "dropped"),
+    [
+        (["cancel_order", "modify_order"], "订单w8145935改一下，烤架不要了，换成两个遮阳伞", "cancel_order"),
+        (["exchange_items", "human_handoff"], "机器人听不懂，给我换个真人", "exchange_items"),
+        (["delay_complaint", "return_items"], "could you refund the desk lamp? it arrived yesterday", "delay_complaint"),
+    ],
+)  # fmt: skip
+def test_one_request_read_twice_is_read_once(found: list[str], text: str, dropped: str) -> None:
+    assert dropped not in _resolve_overlaps(found, text, False)
+
+
+def test_what_arrived_late_or_never_is_still_late() -> None:
+    for text in ("the desk lamp never arrived", "it arrived three days late", "早就该到了吧"):
+        assert "delay_complaint" in _resolve_overlaps(["delay_complaint"], text, False), text
+
+
+def test_when_and_where_a_parcel_is_asks_no_order_state() -> None:
+    both = frozenset({"order_status", "track_shipment"})
+    read = _settled_clauses(((t := "when is w2098001 expected?", both),), t)
+    assert read[0][1] == {"track_shipment"}
+    for text in (
+        "where is my order?",
+        "订单w8473012在哪里？",
+        "has it shipped and where is it now?",
+    ):
+        assert _settled_clauses(((text, both),), text)[0][1] == both, text
+    # "… order #W1. Where is it?": the order named beside the question.
+    two = _settled_clauses(
+        (("order #w5889100.", frozenset()), ("where is it.", both)), "order #w5889100. where is it."
+    )
+    assert two[1][1] == both
+
+
+def test_with_no_parcel_named_when_and_how_late_are_the_refunds() -> None:
+    clauses = (
+        ("i still haven't gotten my refund.", frozenset({"refund_status"})),
+        ("when is it coming?", frozenset({"track_shipment"})),
+    )
+    text = " ".join(t for t, _ in clauses)
+    assert [f for _, f in _settled_clauses(clauses, text)] == [{"refund_status"}, set()]
+    # A parcel or an item named keeps its own question.
+    lamp = (
+        ("退款到账没？", frozenset({"refund_status"})),
+        ("还有那个台灯什么时候到", frozenset({"track_shipment"})),
+    )
+    assert [f for _, f in _settled_clauses(lamp, "退款到账没？还有那个台灯什么时候到")][1] == {
+        "track_shipment"
+    }
+
+
+def test_an_echo_beside_a_request_asks_nothing_of_its_own() -> None:
+    clauses = (
+        ("pay for #w5051928 with my gift card instead.", frozenset({"modify_order"})),
+        ("is that possible?", frozenset({"policy_question"})),
+    )
+    read = _settled_clauses(clauses, " ".join(t for t, _ in clauses))
+    assert [f for _, f in read] == [{"modify_order"}, set()]
+
+
+def test_another_user_or_a_bulk_addition_is_refused() -> None:
+    assert any_match(INTENT_PATTERNS["bulk_modify"], "查一下手机号138开头那个用户的订单")
+    assert _bulk_write("每个订单都帮我加上礼品包装")
+    assert _bulk_write("add gift wrap to all my orders")
+    assert learned_intents("每个订单都帮我加上礼品包装").intents == ("bulk_modify",)
