@@ -15,10 +15,17 @@ _YES_EN = (
     r"|sounds good|fine|alright|all right|i confirm|yes i confirm"
 )
 _YES_ZH = r"是|是的|对|对的|好|好的|好吧|嗯|嗯嗯|确认|确定|可以|行|没问题|同意|继续|请继续|就这样"
-_FILLER = r"please|thanks|thank you|go ahead|do it|proceed|confirm(?:ed)?|请|谢谢|吧|啊|呀"
+
+# After the first yes, each word once: "嗯嗯" is 嗯 twice, "好吧" 好 and 吧, "请继续" 请 and 继续,
+# "go ahead" a yes, not also a filler. Words two ways apart made "嗯" * 32 + "x" try every
+# split of the run (exponentially many) before failing; the separator is possessive too.
+_YES_EN_MORE = _YES_EN.replace("|yes i confirm", "")
+_YES_ZH_MORE = r"是|是的|对|对的|好|好的|嗯|确认|确定|可以|行|没问题|同意|继续|就这样"
+_FILLER = r"please|thanks|thank you|请|谢谢|吧|啊|呀"
 
 YES = re.compile(
-    rf"^(?:{_YES_EN}|{_YES_ZH})(?:[\s,，.。!！]*(?:{_YES_EN}|{_YES_ZH}|{_FILLER}))*[\s,，.。!！]*$"
+    rf"^(?:{_YES_EN}|{_YES_ZH})"
+    rf"(?:[\s,，.。!！]*+(?:{_YES_EN_MORE}|{_YES_ZH_MORE}|{_FILLER}))*[\s,，.。!！]*$"
 )
 """A whole message that says yes and nothing else."""
 

@@ -164,3 +164,38 @@ def test_a_yes_adding_a_request_confirms_the_stated_calls_and_keeps_both(text: s
     reply = answer_to(CONFIRM, text, reading, CANCEL)
     assert reply.outcome == "confirmed" and reply.confirmed == (CALL,)
     assert reply.text.startswith(CANCEL.text) and "#W1000002" in reply.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "好的好的",
+        "ok okay",
+        "yes please do it",
+        "嗯嗯",
+        "好吧",
+        "请继续",
+        "yes i confirm",
+        "yes, go ahead",
+    ],
+)
+def test_a_yes_said_in_several_words_is_a_yes(text: str) -> None:
+    assert YES.match(text)
+
+
+def test_a_long_run_of_yes_words_is_read_in_linear_time() -> None:
+    # Words that split two ways ("嗯嗯" = 嗯 + 嗯) once made "嗯" * 32 + "x" take a second,
+    # doubling with every few more: a customer could stall a worker with one message.
+    import signal
+
+    def too_slow(*_: object) -> None:
+        raise TimeoutError("YES backtracked")
+
+    signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(5)
+    try:
+        assert not YES.match("嗯" * 60 + "x")
+        assert not YES.match("好吧" * 40 + "x")
+        assert not YES.match("ok" + " confirm" * 40 + "?")
+    finally:
+        signal.alarm(0)
