@@ -8,6 +8,7 @@ from domains.retail.pack import DOMAIN
 from domains.retail.understanding import understand
 from nodes.contracts import Question
 from nodes.conversation.references import value_answer, value_wanted
+from tests.deadline import within_seconds
 
 ADDRESS_QUESTION = Question(
     kind="clarify", text="What is the new address?", request="change my address",
@@ -57,3 +58,12 @@ def test_a_request_going_on_with_its_address_reads_it() -> None:
     )
     assert reading.intents == ("modify_order",)
     assert reading.slot("address") == ("9 Pine Rd, Dover, DE 19901",)
+
+
+def test_a_reply_of_commas_and_spaces_is_read_in_linear_time() -> None:
+    # Spaces after a comma could go to the whitespace or to the part: each run split two
+    # ways in every part, and 26 spaces four times took a second to refuse.
+    reply = "1 a" + ("," + " " * 400) * 4 + "x"
+    with within_seconds(5, "ADDRESS_SHAPE"):
+        assert value_answer(DOMAIN, ADDRESS_QUESTION, reply) is None
+        assert value_answer(DOMAIN, ADDRESS_QUESTION, "1 a" * 1500) is None

@@ -16,6 +16,7 @@ from nodes.models.prompts import load_prompts
 from nodes.planner.binding import bind_args
 from nodes.planner.model_checks import check_inputs
 from nodes.planner.model_plan import planner_messages
+from tests.deadline import within_seconds
 
 USER = "ann_lee_1234"
 PLANNING = DOMAIN.planning
@@ -75,6 +76,20 @@ def test_a_free_text_address_is_split_into_the_skills_fields() -> None:
                     "state": "TX", "country": "USA", "zip": "78701"}  # fmt: skip
     with pytest.raises(UnusableValue, match="street, \\[unit,\\] city, ST 12345"):
         parse_address("somewhere nice")
+    assert parse_address(" 1 Main ,Austin,TX 78701 , united states ")["country"] == "united states"
+    # A field of nothing but whitespace is no field.
+    for unusable in ("x,\t,TX 78701", " , Austin, TX 78701", "1 Main, Austin, TX 7870"):
+        with pytest.raises(UnusableValue):
+            parse_address(unusable)
+
+
+def test_an_address_argument_of_commas_and_spaces_is_refused_in_linear_time() -> None:
+    # One pattern with lazy parts between optional whitespace took 3 s on 84 characters.
+    spaces = " " * 400
+    with within_seconds(5, "parse_address"):
+        for hostile in (f"{spaces},{spaces},{spaces},{spaces}x", "a" + ", " * 2000 + "x"):
+            with pytest.raises(UnusableValue):
+                parse_address(hostile)
 
 
 def test_a_write_on_an_order_in_the_wrong_state_fails_before_anyone_is_asked() -> None:

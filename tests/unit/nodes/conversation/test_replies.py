@@ -8,6 +8,7 @@ from nodes.contracts import Call, Option, Question, Understanding
 from nodes.conversation.followup import answer_to
 from nodes.conversation.words import YES, ordinal
 from nodes.domain import OUT_OF_SCOPE
+from tests.deadline import within_seconds
 
 CANCEL = Understanding(
     text="cancel #W1000001",
@@ -186,16 +187,7 @@ def test_a_yes_said_in_several_words_is_a_yes(text: str) -> None:
 def test_a_long_run_of_yes_words_is_read_in_linear_time() -> None:
     # Words that split two ways ("嗯嗯" = 嗯 + 嗯) once made "嗯" * 32 + "x" take a second,
     # doubling with every few more: a customer could stall a worker with one message.
-    import signal
-
-    def too_slow(*_: object) -> None:
-        raise TimeoutError("YES backtracked")
-
-    signal.signal(signal.SIGALRM, too_slow)
-    signal.alarm(5)
-    try:
+    with within_seconds(5, "YES"):
         assert not YES.match("嗯" * 60 + "x")
         assert not YES.match("好吧" * 40 + "x")
         assert not YES.match("ok" + " confirm" * 40 + "?")
-    finally:
-        signal.alarm(0)
