@@ -23,6 +23,7 @@ from domains.retail.intents.reader import (
     mail_only,
     names_product,
     negated,
+    points_only,
     prepare,
     received,
     standing_preference,
@@ -260,6 +261,7 @@ VOCABULARY = Vocabulary(
     negated=negated,
     worded=worded_writes,
     takes_back=takes_back,
+    points_only=points_only,
 )
 
 
@@ -328,7 +330,8 @@ def _settled_clauses(
         # "Edit order #W1 and change the address": a clause speaks of the order named
         # in it or before it, not of one named only after it ("I moved … and cancel #W1").
         named = named or bool(ORDER_ID.search(text))
-        settled.append((text, frozenset(_resolve_overlaps(sorted(found), text, named or alone))))
+        overlaps = _resolve_overlaps(sorted(found), text, named or alone, arrived=received(lowered))
+        settled.append((text, frozenset(overlaps)))
     # "Update the address on my order, I'm moving next week": beside an order's address
     # change, a clause that names no account is that change's reason, not a second one.
     if any("modify_order" in f for _, f in settled):
@@ -472,9 +475,15 @@ _NOT_THE_ACCOUNT = re.compile(
 
 
 def _resolve_overlaps(
-    found: list[str], lowered: str, has_orders: bool, *, keywords: bool = False
+    found: list[str],
+    lowered: str,
+    has_orders: bool,
+    *,
+    keywords: bool = False,
+    arrived: bool = False,
 ) -> list[str]:
-    """The labelling rules two readings of one request overlap by (LABELS.md)."""
+    """The labelling rules two readings of one request overlap by (LABELS.md); `arrived`:
+    the whole message says something came."""
     drop: set[str] = set()
     on_account_words = _account_words(lowered)
     # "Change its address": a thing's address is an order's, never the customer's account.
@@ -505,7 +514,7 @@ def _resolve_overlaps(
     # "这单我不要了，帮我退了吧": one request to undo the order, a cancel before it arrives and
     # a return once it has.
     if {"cancel_order", "return_items"} <= set(found):
-        drop.add("cancel_order" if received(lowered) else "return_items")
+        drop.add("cancel_order" if arrived or received(lowered) else "return_items")
     # An address change is the named order's, else the account's.
     # Both, when both are named and asked together ("默认地址改成…，那个订单也一起改").
     if "modify_order" in found and "update_account" in found:

@@ -52,6 +52,8 @@ BULK_SCOPE: tuple[str, ...] = (
     r"(?<!\bkeep )(?<!\bkeeping )\b(?:the|all the) rest\b(?! of (?:the|this|that|my) (?:order|package|items?)\b)",
     r"\b(?:everything|anything|all) (?:that'?s |that is |i have |i've got )?(?:still )?(?:open|pending|unshipped)\b",
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
+    # "我有三个订单还没发货 全部帮我取消": orders counted, then all of them.
+    "(?:[两三四五六七八九十几多]|\\d+)(?:个|笔)\\S{0,4}?(?:订单|单)[^。！？?!]{0,16}?(?:全部|都)",
 )
 BULK_WRITE_VERBS: tuple[str, ...] = (
     r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap|switch|move|send back|add)",

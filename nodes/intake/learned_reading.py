@@ -6,6 +6,7 @@ that keep a learned reader from ever widening what runs.
 - A write is read only from a clause that asks for something to be done: a
   question about state ("was it cancelled?") reads as the domain's read of that
   state instead.
+- A clause that only points at something ("W5190824, the sneakers") asks nothing itself.
 - A clause that takes back the one before it ("cancel it. wait no, don't.") leaves
   that one's write unread.
 - A write the clause withdraws ("don't cancel") is never read from it, and one
@@ -74,6 +75,9 @@ class Vocabulary:
     takes_back: Callable[[str], bool] = lambda clause: False
     """Whether a clause takes back the change of the clause before it ("cancel it. wait no,
     don't."): that change is not read."""
+    points_only: Callable[[str], bool] = lambda clause: False
+    """Whether a clause only names what another one asks about ("W5190824, the sneakers"):
+    it is not read on its own, where the model would guess a change from the product."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,13 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
     weighed: set[str] = set()
     read_in: list[tuple[str, frozenset[str]]] = []
     leaning: list[tuple[int, set[str], bool]] = []
-    for clause, scores in zip(asking, scored[: len(texts)], strict=True):
+    pointing = [len(asking) > 1 and vocabulary.points_only(c.text) for c in asking]
+    if all(pointing):
+        pointing = [False] * len(asking)
+    for clause, scores, points in zip(asking, scored[: len(texts)], pointing, strict=True):
+        if points:  # its ids and products are the other clauses' (slots read the whole text)
+            read_in.append((clause.reading, frozenset()))
+            continue
         found, unsure = _clause_intents(scores, vocabulary)
         if not found and (leant := _leaning(scores, vocabulary)):
             leaning.append((len(read_in), leant, clause.act == "question"))

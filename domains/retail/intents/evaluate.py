@@ -39,7 +39,10 @@ at; measured at the end of the round that commissioned it, and again after the n
 TEST_4 = Path(__file__).with_name("test_split_4.yaml")
 """Written by another new session, the same way, while the round after TEST_3's measure
 went on; never looked at, measured only at that round's end."""
-BLIND = ("test (blind)", "test 2 (blind)", "test 3 (blind)", "test 4 (blind)")
+TEST_5 = Path(__file__).with_name("test_split_5.yaml")
+"""Written by another new session, the same way, at the start of the round after TEST_4's
+measure; never looked at, measured only at that round's end."""
+BLIND = ("test (blind)", "test 2 (blind)", "test 3 (blind)", "test 4 (blind)", "test 5 (blind)")
 SUITE = PROJECT_ROOT / "tests" / "conformance" / "instructions.yaml"
 LEXICON = {"products": tuple(en for en, _ in PRODUCTS)}
 # The suite's placeholders, filled with ids of the right shape: reading needs no data.
@@ -105,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test 2 (blind)": labelled(TEST_2),
         "test 3 (blind)": labelled(TEST_3),
         "test 4 (blind)": labelled(TEST_4),
+        "test 5 (blind)": labelled(TEST_5),
         "instruction suite": suite(),
         "training corpus (1 in 5)": sample,
     }

@@ -77,6 +77,32 @@ def names_product(lowered: str) -> bool:
     return bool(_PRODUCT_NAMES.search(lowered))
 
 
+# What a clause that only points at something is made of: "W5190824, the sneakers", "the
+# sneakers for a size 8.", "那个水杯". It asks nothing of its own; the clause before it
+# asks, and the model, reading it alone, guesses a change from the product it names.
+_POINTING = re.compile(
+    r"\b(?:the|a|an|my|our|your|this|that|these|those|one|ones|order|orders|item|items"
+    r"|number|no|for|in|of|with|and|size|sizes|colou?rs?|pairs?|of|please|pls|plz|thanks|thx"
+    r"|black|white|blue|red|green|gr[ae]y|navy|pink|brown|beige|silver|gold|purple|yellow"
+    r"|orange|small|medium|large|x*[sl]|m|xxl|ordid|payid|product|#)\b"
+    r"|那个|这个|那件|这件|那单|这单|那笔|这笔|订单|单号|我的|的|号|尺码|颜色|码|色|一个|两个|个|件"
+    r"|黑|白|蓝|红|绿|灰|粉|大|中|小|亲|哈|呢|吧|啊"
+)
+
+
+# "The helmet", "the mat": a product named by its last word ("set" and "watch" are verbs too).
+_VERBS = {"set", "watch"}
+_HEADS = sorted({en.lower().split()[-1] for en, _ in PRODUCTS} - _VERBS)
+_PRODUCT_HEADS = re.compile(rf"\b(?:{'|'.join(map(re.escape, _HEADS))})s?\b")
+
+
+def points_only(clause: str) -> bool:
+    """Whether `clause` only names what another clause asks about: ids, products, sizes."""
+    named = _PRODUCT_NAMES.sub(" product ", ORDER_ID.sub(" ordid ", clause.lower()))
+    rest = _POINTING.sub(" ", _PRODUCT_HEADS.sub(" ", named))
+    return not re.search(r"[a-z\u4e00-\u9fff]", _DIGITS.sub(" ", rest))
+
+
 # The words a write needs: the learned reader chooses among the writes a clause
 # has words for and never adds one it has none for. Broad on purpose (verbs of
 # the family, in both languages): they veto, they never read.
@@ -95,7 +121,7 @@ WRITE_CUES: dict[str, str] = {
     r"|\buse\b|default|from now on|typo|misspel|should (?:be|read|say)\b"
     r"|改|换|更新|修改|搬|新地址|变更|设|写错|填错|补上|少写|漏写",
     "notify": r"e-?mail|\bmail\b|notif|message me|text me|let me know|send (?:me|it|this|the)|ping me|keep me (?:posted|updated)"
-    r"|remind|通知|邮件|短信|告诉我|发给我|发我|提醒",
+    r"|remind|通知|邮件|短信|(?<!能)(?<!可以)(?<!能不能)(?<!麻烦)告诉我|发给我|发我|提醒",
 }
 _NEGATION = (
     r"(?:\b(?:don'?t|do not|dont|didn'?t|did not|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
@@ -179,7 +205,9 @@ def _negated(intent: str) -> re.Pattern[str]:
 
 # "I got an e-mail saying so" tells what happened; it asks for no e-mail.
 _MAIL_TOLD = re.compile(
-    r"\b(?:i|we) (?:got|received|had|saw) (?:an?|the|your|some) e-?mails?\b|收到(?:了)?(?:一封)?邮件"
+    r"\b(?:i|we) (?:got|received|had|saw) (?:an?|the|your|some) e-?mails?\b"
+    r"|\b(?:didn'?t|did not|never|haven'?t|have not|hasn'?t) (?:get|got|gotten|receive|received|had|seen)"
+    r" (?:an?|the|any|your) (?:\w+ )?e-?mails?\b|收到\s*(?:了)?(?:一封|任何)?\s*(?:邮件|e-?mail)"
     r"|\bmy e-?mail(?: address)? is\b|我的邮箱(?:地址)?是"
 )
 _MAIL_ASKED = re.compile(
@@ -351,7 +379,14 @@ def mail_only(lowered: str) -> bool:
     return bool(_MAIL_ONLY.search(lowered))
 
 
+# "I saw a 'cancellation pending' thing", 页面显示“退货中”: words in quotes are what the customer
+# saw or was told, not what they ask for.
+_QUOTED = re.compile(
+    r"(?<!\w)'[^'\n]{1,40}?'(?!\w)|\"[^\"\n]{1,40}?\"|“[^”\n]{1,40}?”|「[^」\n]{1,40}?」"
+)
+
+
 def worded_writes(clause: str) -> frozenset[str]:
-    """The writes some word of `clause` names."""
-    lowered = clause.lower()
+    """The writes some word of `clause` names, outside quotes."""
+    lowered = _QUOTED.sub(" ", clause.lower())
     return frozenset(i for i, cue in _CUES.items() if cue.search(lowered))

@@ -16,7 +16,14 @@ from nodes.domain import OUT_OF_SCOPE
 INTENTS_DIR = Path(__file__).parents[3] / "domains" / "retail" / "intents"
 SPLITS = tuple(
     INTENTS_DIR / f"{name}.yaml"
-    for name in ("heldout", "test_split", "test_split_2", "test_split_3", "test_split_4")
+    for name in (
+        "heldout",
+        "test_split",
+        "test_split_2",
+        "test_split_3",
+        "test_split_4",
+        "test_split_5",
+    )
 )
 ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?[Ww](\d+)")
 HAN = re.compile(r"[\u4e00-\u9fff]")

@@ -10,10 +10,12 @@ from domains.retail.intents.reader import (
     mail_only,
     negated,
     negated_writes,
+    points_only,
     takes_back,
     worded_writes,
 )
 from domains.retail.understanding import (
+    VOCABULARY,
     _bulk_write,
     _resolve_overlaps,
     _settled_clauses,
@@ -509,3 +511,58 @@ def test_another_user_or_a_bulk_addition_is_refused() -> None:
     assert _bulk_write("每个订单都帮我加上礼品包装")
     assert _bulk_write("add gift wrap to all my orders")
     assert learned_intents("每个订单都帮我加上礼品包装").intents == ("bulk_modify",)
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        # The clause after the question only says which order and item: the model, reading
+        # it alone, guessed a cancel from the product.
+        ("could you email me the return label? #W2345678, the yoga mat", {"notify"}),
+        ("the helmet in #W2345678 for a size M. has that gone through yet?", {"order_status"}),
+    ],
+)
+def test_a_clause_that_only_points_asks_nothing_of_its_own(text: str, intents: set[str]) -> None:
+    assert points_only("#W2345678, the yoga mat") and points_only("那个水杯")
+    assert not points_only("cancel it") and not points_only("水杯退掉")
+    assert not set(understand(text).intents) & VOCABULARY.writes - intents
+
+
+def test_words_in_quotes_are_what_was_seen_not_asked() -> None:
+    assert "cancel_order" not in worded_writes("the app shows 'cancellation requested' for it")
+    assert "return_items" not in worded_writes("页面显示“退货中”是什么意思")
+    assert "cancel_order" in worded_writes("i'm sure, cancel it")  # an apostrophe quotes nothing
+    reading = understand(
+        "I never asked for this. The app shows 'cancellation requested' on #W2345678. Why?"
+    )
+    assert "cancel_order" not in reading.intents
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["退款好了吗 一直没收到 email", "did my return go through? I never got an email about it"],
+)
+def test_an_email_not_received_is_no_email_asked_for(text: str) -> None:
+    assert "notify" not in understand(text).intents
+    assert "notify" in negated_writes(text.lower())
+
+
+def test_asking_to_be_told_now_is_no_notification() -> None:
+    assert "notify" not in worded_writes("能告诉我那个包裹什么时候到吗")
+    assert "notify" in worded_writes("到了告诉我一声")
+
+
+def test_orders_counted_then_all_of_them_is_a_bulk_change() -> None:
+    assert _bulk_write("我有两个订单都没发货，全部帮我改成新地址")
+    assert not _bulk_write("我有两个订单，帮我查一下第一个")
+
+
+def test_an_item_given_up_beside_one_that_came_is_a_return() -> None:
+    # "不要了，退掉" reads a cancel and a return; what came says which.
+    found = _resolve_overlaps(
+        ["cancel_order", "return_items"], "那个水杯不要了，退掉", False, arrived=True
+    )
+    assert found == ["return_items"]
+    assert _resolve_overlaps(["cancel_order", "return_items"], "那个水杯不要了，退掉", False) == [
+        "cancel_order"
+    ]
