@@ -26,6 +26,8 @@ Act = Literal["command", "question", "conditional"]
 # request of its own ("don't cancel it - change the address instead" is two).
 _BOUNDARY = re.compile(
     r"(?<=[?？!！;；。\n])\s*|(?<=[a-z0-9)]\.)\s+"
+    # A Chinese question typed without its mark ends at its particle: "发货了吗 if not 就取消".
+    r"|(?<=[吗呢])\s+|(?<=了没)\s+"
     r"|\s+[-–—]+\s+(?!(?:how|what|when|where|why|which|who|is|are|was|were|has|have|had"
     r"|did|does|do|any|done)\b)"
     r"|,?\s*\b(?:and also|and then|also|then|plus|after that|afterwards|as well as|besides that)\b\s*"

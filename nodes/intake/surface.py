@@ -29,7 +29,7 @@ import contextlib
 import json
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,7 +55,8 @@ _CHECKERS: dict[frozenset[str], SpellChecker] = {}
 
 
 def surface(lowered: str, known: Iterable[str] = ()) -> str:
-    """`lowered` as its intents are read: scripts spaced apart, spelling corrected."""
+    """`lowered` as its intents are read: scripts spaced apart, spelling corrected
+    (`corrected`)."""
     return corrected(spaced(lowered), known)
 
 
@@ -64,10 +65,13 @@ def spaced(text: str) -> str:
     return _SCRIPTS.sub(" ", text)
 
 
-def corrected(lowered: str, known: Iterable[str] = ()) -> str:
+def corrected(lowered: str, known: Iterable[str] | Mapping[str, int] = ()) -> str:
     """`lowered` with every unknown word of four or more letters replaced by the
     known word one edit away from it, if there is one; `known` adds the words of a
-    domain (product names, its own terms) to the dictionary."""
+    domain (product names, its own terms) to the dictionary. Given with how often the
+    domain uses each, the domain's most used candidate wins over English's: to a shop,
+    "traking" is "tracking", not the more common "taking", and "adress" no "dress"."""
+    uses = known if isinstance(known, Mapping) else {}
     known = frozenset(known) | CHAT_WORDS
     # Most requests use only the domain's own words: the dictionary is not even read.
     words = set(_WORD.findall(lowered)) - known
@@ -77,11 +81,16 @@ def corrected(lowered: str, known: Iterable[str] = ()) -> str:
     fixes = {
         word: fix
         for word in checker.unknown(words)
-        if (fix := checker.correction(word)) is not None and fix != word
+        if (fix := _likeliest(checker, word, uses)) is not None and fix != word
     }
     if not fixes:
         return lowered
     return _WORD.sub(lambda m: fixes.get(m.group(0), m.group(0)), lowered)
+
+
+def _likeliest(checker: SpellChecker, word: str, uses: Mapping[str, int]) -> str | None:
+    ours = [c for c in checker.candidates(word) or () if uses.get(c)]
+    return max(ours, key=lambda c: (uses[c], c)) if ours else checker.correction(word)
 
 
 def _checker(known: frozenset[str]) -> SpellChecker:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
+from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.slots import PRODUCTS
@@ -29,10 +32,12 @@ _WORDS = re.compile(r"[a-z]{4,}")
 
 
 @cache
-def known_words() -> frozenset[str]:
-    """The pack's own words, which an English dictionary may lack and spelling must not
-    "correct": every word of its templates ("colour", "earbuds", "unshipped"), slot
-    values and product names (read from the templates, so no corpus is generated)."""
+def known_words() -> Mapping[str, int]:
+    """The pack's own words and how often its templates use them, which an English
+    dictionary may lack and spelling must not "correct": every word of its templates
+    ("colour", "earbuds", "unshipped"), slot values and product names (read from the
+    templates, so no corpus is generated). Spelling prefers the most used of them
+    ("traking" is "tracking" here)."""
     from domains.retail.intents.corpus import TEMPLATES
     from domains.retail.intents.slots import NAMES, OPTIONS_EN, PLAIN_THINGS, SURNAMES
 
@@ -45,7 +50,7 @@ def known_words() -> frozenset[str]:
         *SURNAMES,
         *OPTIONS_EN,
     ]
-    return frozenset(w for text in texts for w in _WORDS.findall(text.lower()))
+    return MappingProxyType(Counter(w for text in texts for w in _WORDS.findall(text.lower())))
 
 
 def prepare(text: str) -> str:
@@ -82,10 +87,10 @@ def names_product(lowered: str) -> bool:
 # asks, and the model, reading it alone, guesses a change from the product it names.
 _POINTING = re.compile(
     r"\b(?:the|a|an|my|our|your|this|that|these|those|one|ones|order|orders|item|items"
-    r"|number|no|for|in|of|with|and|size|sizes|colou?rs?|pairs?|of|please|pls|plz|thanks|thx"
+    r"|number|no|is|for|in|of|with|and|size|sizes|colou?rs?|pairs?|please|pls|plz|thanks|thx"
     r"|black|white|blue|red|green|gr[ae]y|navy|pink|brown|beige|silver|gold|purple|yellow"
     r"|orange|small|medium|large|x*[sl]|m|xxl|ordid|payid|product|#)\b"
-    r"|那个|这个|那件|这件|那单|这单|那笔|这笔|订单|单号|我的|的|号|尺码|颜色|码|色|一个|两个|个|件"
+    r"|那个|这个|那件|这件|那单|这单|那笔|这笔|订单|单号|我的|的|号|是|尺码|颜色|码|色|一个|两个|个|件"
     r"|黑|白|蓝|红|绿|灰|粉|大|中|小|亲|哈|呢|吧|啊"
 )
 
@@ -121,7 +126,7 @@ WRITE_CUES: dict[str, str] = {
     r"|\buse\b|default|from now on|typo|misspel|should (?:be|read|say)\b"
     r"|改|换|更新|修改|搬|新地址|变更|设|写错|填错|补上|少写|漏写",
     "notify": r"e-?mail|\bmail\b|notif|message me|text me|let me know|send (?:me|it|this|the)|ping me|keep me (?:posted|updated)"
-    r"|remind|通知|邮件|短信|(?<!能)(?<!可以)(?<!能不能)(?<!麻烦)告诉我|发给我|发我|提醒",
+    r"|remind|\bgive me a (?:shout|heads[- ]up|call|buzz)\b|通知|邮件|短信|(?<!能)(?<!可以)(?<!能不能)(?<!麻烦)告诉我|发给我|发我|提醒|喊我|叫我一声|说一声|吱一声|知会",
 }
 _NEGATION = (
     r"(?:\b(?:don'?t|do not|dont|didn'?t|did not|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"

@@ -233,3 +233,11 @@ def test_ids_followed_by_a_word_are_read_in_linear_time() -> None:
         parts = clauses(text)
     assert [c.act for c in parts] == ["command"]
     assert act_of("退了吗 w8120937 w8120938") == "question"
+
+
+def test_a_chinese_question_without_its_mark_ends_at_its_particle() -> None:
+    assert _read("那个台灯发货了吗 if not 就 cancel 掉")[0] == ("那个台灯发货了吗", "question")
+    assert _read("我的订单呢 付了钱就没下文了")[0] == ("我的订单呢", "question")
+    assert _read("你们什么时候 发货") == [
+        ("你们什么时候 发货", "question")
+    ]  # 么 of 什么 ends nothing

@@ -42,6 +42,15 @@ def test_a_domains_own_words_are_known() -> None:
     assert corrected("the zorblax", known=["zorblax"]) == "the zorblax"
 
 
+def test_the_domains_most_used_word_wins_a_slip_between_two() -> None:
+    # "taking" is commoner English; to a shop "traking" is "tracking".
+    assert corrected("traking for my order") == "taking for my order"
+    uses = {"tracking": 40, "taking": 2, "address": 30}
+    assert corrected("traking for my order", known=uses) == "tracking for my order"
+    assert corrected("change the adress", known=uses) == "change the address"
+    assert corrected("cancle it", known=uses) == "cancel it"  # no word of ours is one edit away
+
+
 def test_chinese_is_set_apart_from_latin_letters_and_digits() -> None:
     assert spaced("把我account的地址改成W1234567的") == "把我 account 的地址改成 W1234567 的"
     assert spaced("no chinese here") == "no chinese here"
