@@ -33,7 +33,9 @@ _BOUNDARY = re.compile(
     r"|,?\s*\b(?:and also|and then|also|then|plus|after that|afterwards|as well as|besides that)\b\s*"
     r"|,\s*(?:and|but)\s+"
     r"|(?<=[^\s,，])\s+(?:and|but)\s+(?=(?:please |pls |can you |could you |also )?"
-    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|which|who|will|does|is|was|has|did|refund)\b)"
+    r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|which|who|will|does|is|was|has|did"
+    # "a return and refund" is one request; "… and refund me the difference" another.
+    r"|refund(?!\s*[.!?。！？]*\s*$))\b)"
     r"|(?=顺便|另外|还有|然后|同时|并且|再帮|再给|再把|再发|再查|再看)",
     re.IGNORECASE,
 )
@@ -47,7 +49,10 @@ _CONDITION_START = re.compile(
     r"|如果|要是|假如|假设|万一|只要|除非|若是",
     re.IGNORECASE,
 )
-_CONDITION_END = re.compile(r"\s*[,，]\s*|(?<=的话)|\s*(?=那就|就)")
+# "如果还没发货能不能取消": a Chinese condition also ends where a request begins.
+_CONDITION_END = re.compile(
+    r"\s*[,，]\s*|(?<=的话)|\s*(?=那就|就|能不能|能否|可不可以|可以帮|帮我|麻烦|请)"
+)
 _COMMA = re.compile(r"\s*[,，]\s*")
 # "…shipped, and if so what's the tracking number": a condition that only points back is
 # whole in a word, and what follows it is the request it gates, comma or not.
@@ -81,6 +86,8 @@ _REQUEST = re.compile(
     r"\b(?:can|could) (?:you|u|i|we)\b|\b(?:will|would) (?:you|u)\b|\b(?:will|would) (?:i|we) be able to\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
     r"|(?<!would )(?<!will )(?<!do )\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
     r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
+    # "Is it too late to cancel #W1?": whether there is still time asks for it.
+    r"|\b(?:is it|am i|are we) (?:too late|still (?:possible|ok|okay|in time)) to\b|\bstill time to\b|来得及"
     r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|(?<![申邀聘])请(?!问)|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"
     r"|\b(?:can|could)\b[^?.!,]{1,60}?\bbe (?:\w+ed|a|an|the|sent|made)\b"
     # "How do I send back the lamp?", "这个台灯怎么退?": how to do it, to a thing of one's own.

@@ -115,14 +115,18 @@ WRITE_CUES: dict[str, str] = {
     "cancel_order": r"cancel|call (?:it )?off|\bkill\b|\bscrap|\babort\b|\bvoid\b|\bstop\b|\bdrop\b"
     r"|取消|不要了|退单|撤单|撤销|退掉|撤了|撤掉",
     "modify_order": r"chang|modif|updat|upgrad|switch|swap|replac|\bedit|instead|\bpay|\buse\b|\bput\b|redirect"
+    r"|\brather have\b|\bprefer\b|\badd\b|\bremove\b|加(?:一|两|个|上|到)|添加|再加|删掉|删除|去掉"
     r"|\bgo there\b|\bshould go\b|改过去|补上|少写|漏写"
     r"|\bship|\bsend|deliver|wrong address|correct|\bfix|typo|misspel|should (?:be|read|say)\b"
     r"|改|换|更换|替换|变更|寄到|送到|付|写错|填错",
     "return_items": r"return|\bback\b|refund|money back"
     r"|退|寄回|返还",
     "exchange_items": r"exchang|swap|replac|chang|upgrad|different|another|instead|switch|trade|bigger|smaller"
-    r"|\bsize|colou?r|version|换",
-    "update_account": r"chang|updat|modif|\bedit|\bmov(?:e|ed|ing)\b|new address|correct|\bfix|\bset\b|\bsave"
+    r"|\bsize|colou?r|version|换"
+    # What came is wrong and the right one is wanted: "I want the white one", "a new bike sent".
+    r"|\bwrong (?:size|model|item|one|version|thing)|\bnew one\b|\ba new \w+ sent|\b(?:want|need) the \w+ one\b"
+    r"|\bone like i ordered|发错|重新发|补发|新的",
+    "update_account": r"chang|updat|modif|\bedit|\bmov(?:e|ed|ing)\b|new address|correct|\bfix|\bset\b(?! up)|\bsave"
     r"|\buse\b|default|from now on|typo|misspel|should (?:be|read|say)\b"
     r"|改|换|更新|修改|搬|新地址|变更|设|写错|填错|补上|少写|漏写",
     "notify": r"e-?mail|\bmail\b|notif|message me|text me|let me know|send (?:me|it|this|the)|ping me|keep me (?:posted|updated)"
@@ -192,7 +196,9 @@ def _negated(intent: str) -> re.Pattern[str]:
     cue = WRITE_CUES[intent]
     return re.compile(
         # "don't return the whole order, only the bottle" narrows the change; it is asked.
-        f"{_NEGATION}(?:{cue})\\w*+(?!\\s+(?:the\\s+)?(?:whole|entire|everything|all)\\b)"
+        # An English word's ending only: a Chinese run has no spaces, and "没取消的话帮我取消"
+        # asks for the cancel its condition names.
+        f"{_NEGATION}(?:{cue})[a-z]*+(?!\\s+(?:the\\s+)?(?:whole|entire|everything|all)\\b)"
         # "the returned lamp", "my cancelled order", "退回去的东西": an action already done.
         f"|\\b(?:the|my|that|this|those|these)\\s+(?:{cue})\\w*ed\\b"
         # "I switched it to the white one", "I'd already cancelled": a report of what was done.
@@ -277,7 +283,27 @@ def negated_writes(clause: str) -> frozenset[str]:
         for i, cue in _CUES.items()
         if cue.search(lowered) and not cue.search(_negated(i).sub(" ", lowered))
     }
-    return frozenset(negated | told | _asked_in_general(lowered))
+    return frozenset(negated | told | _refund_checked(lowered) | _asked_in_general(lowered))
+
+
+# "Checking on a refund", "refund 还是 pending": a refund followed up on. "Refund" is a
+# return's word only where it is asked for ("refund me", "我要退款").
+_REFUND_CHECKED = re.compile(
+    r"\b(?:check(?:ing)?|follow(?:ing)?[- ]?up|ask(?:ing)?|enquir\w*|inquir\w*|update|news|status)"
+    r"\s+(?:in\s+)?(?:on|about|of|for|regarding)\s+(?:a|my|the|this|that|our)?\s*refund\b"
+    r"|\brefund\b[^.?!,]{0,20}?\b(?:still|pending|processing|stuck|status)\b"
+    r"|(?:refund|退款)\s*(?:还是|一直|仍然|还在|状态|进度|到哪)"
+)
+_REFUND_WORDS = re.compile(r"refund|money back|退款")
+
+
+def _refund_checked(lowered: str) -> set[str]:
+    """A return whose only word is a refund followed up on: not asked."""
+    if not _REFUND_CHECKED.search(lowered):
+        return set()
+    return (
+        set() if _CUES["return_items"].search(_REFUND_WORDS.sub(" ", lowered)) else {"return_items"}
+    )
 
 
 # The words a read is asked in, for withdrawing it: "don't tell me where it is, just cancel

@@ -23,6 +23,7 @@ from domains.retail.understanding import (
     understand,
 )
 from domains.retail.vocabulary import INTENT_PATTERNS
+from nodes.intake.clauses import clauses
 from nodes.intake.rules import any_match
 
 
@@ -568,3 +569,59 @@ def test_an_item_given_up_beside_one_that_came_is_a_return() -> None:
     assert _resolve_overlaps(["cancel_order", "return_items"], "那个水杯不要了，退掉", False) == [
         "cancel_order"
     ]
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["checking on a refund. #w2345678.", "following up on my refund", "refund 还是 pending 状态"],
+)
+def test_a_refund_followed_up_on_is_no_return_asked(clause: str) -> None:
+    assert "return_items" in negated_writes(clause)
+
+
+@pytest.mark.parametrize("clause", ["i want a refund", "refund me please", "我要退款"])
+def test_a_refund_asked_for_is_still_a_return(clause: str) -> None:
+    assert "return_items" not in negated_writes(clause)
+
+
+def test_an_account_set_up_is_no_account_change() -> None:
+    assert "update_account" not in worded_writes("my daughter set up my account for me")
+    assert "update_account" in worded_writes("set my default address to 1 oak st")
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "they sent the wrong model, i need the 4k one",
+        "i'd like a new bike sent, not a refund",
+        "能给我重新发一个吗",
+    ],
+)
+def test_the_right_thing_wanted_for_a_wrong_one_names_an_exchange(clause: str) -> None:
+    assert "exchange_items" in worded_writes(clause)
+    assert "exchange_items" not in worded_writes("notify me when it's back. the lavender one.")
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("is it too late to cancel #W2345678?", "command"),
+        ("刚下的单，现在取消还来得及吗", "command"),
+    ],
+)
+def test_whether_there_is_still_time_asks_for_it(text: str, act: str) -> None:
+    assert [c.act for c in clauses(text)] == [act]
+
+
+def test_a_negation_in_chinese_withdraws_only_the_word_it_stands_before() -> None:
+    # "没取消的话帮我取消": the condition's 取消 is negated, the request's is asked.
+    assert "cancel_order" not in negated("没取消的话帮我取消 #w2345678")
+    assert "cancel_order" in negated("别取消了帮我改地址")
+    assert "modify_order" not in negated("别取消了帮我改地址")
+
+
+@pytest.mark.parametrize(
+    "clause", ["我刚下的单能加一个充电宝吗", "can you remove the hose from my order?"]
+)
+def test_adding_or_removing_an_item_names_an_order_change(clause: str) -> None:
+    assert "modify_order" in worded_writes(clause.lower())

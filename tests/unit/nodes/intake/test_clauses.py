@@ -241,3 +241,19 @@ def test_a_chinese_question_without_its_mark_ends_at_its_particle() -> None:
     assert _read("你们什么时候 发货") == [
         ("你们什么时候 发货", "question")
     ]  # 么 of 什么 ends nothing
+
+
+def test_a_chinese_condition_ends_where_a_request_begins() -> None:
+    assert _read("如果还没发货能不能取消呀") == [
+        ("如果还没发货", "conditional"),
+        ("能不能取消呀", "command"),
+    ]
+    assert _read("如果可以的话帮我取消")[0] == ("如果可以的话", "conditional")
+
+
+def test_a_refund_ending_a_return_is_part_of_it() -> None:
+    assert len(clauses("Requesting a return and refund.")) == 1
+    assert [c.text for c in clauses("cancel it and refund me the shipping")] == [
+        "cancel it",
+        "refund me the shipping",
+    ]
