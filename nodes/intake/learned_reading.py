@@ -7,6 +7,8 @@ that keep a learned reader from ever widening what runs.
   question about state ("was it cancelled?") reads as the domain's read of that
   state instead.
 - A clause that only points at something ("W5190824, the sneakers") asks nothing itself.
+- A message no clause of which reads anything is read whole, with the same vetoes, unless
+  a condition or a taking back would be lost.
 - A clause that takes back the one before it ("cancel it. wait no, don't.") leaves
   that one's write unread.
 - A write the clause withdraws ("don't cancel") is never read from it, and one
@@ -141,14 +143,9 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         uncertain |= unsure
         weighed |= _weighed(scores, vocabulary)
         read_in.append((clause.reading, frozenset(found)))
-    # A clause the model is unsure of, beside a clause it reads, describes that request
-    # ("no backpack.") unless it asks a question ("how much more would it be?"); in a
-    # message read as nothing at all, every clause takes the read it leans to.
-    nothing_read = not any(found - {vocabulary.nothing} for _, found in read_in)
-    for at, leant, asks in leaning:
-        if nothing_read or asks:
-            earlier, asked = read_in[at]
-            read_in[at] = (earlier, frozenset(asked | leant))
+    read_in = _unread_filled(
+        read_in, leaning, text, parts, whole if len(texts) > 1 else None, vocabulary
+    )
     picked = set().union(*(found for _, found in read_in))
     intents = _settled(picked, model.labels, vocabulary)
     return LearnedReading(
@@ -158,6 +155,50 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         tuple(read_in),
         _ordered(weighed - set(intents), model.labels),
     )
+
+
+def _unread_filled(
+    read_in: list[tuple[str, frozenset[str]]],
+    leaning: list[tuple[int, set[str], bool]],
+    text: str,
+    parts: tuple[Clause, ...],
+    whole: dict[str, float] | None,
+    vocabulary: Vocabulary,
+) -> list[tuple[str, frozenset[str]]]:
+    """A message none of whose clauses reads anything is read whole (`_as_a_whole`), else
+    each clause takes the read it leans to. A clause the model is unsure of, beside a
+    clause it reads, describes that request ("no backpack.") unless it asks a question
+    ("how much more would it be?")."""
+    nothing_read = not any(found - {vocabulary.nothing} for _, found in read_in)
+    if (
+        nothing_read
+        and whole is not None
+        and (as_whole := _as_a_whole(text, parts, whole, vocabulary))
+    ):
+        return [(text, frozenset(as_whole))]
+    filled = list(read_in)
+    for at, leant, asks in leaning:
+        if nothing_read or asks:
+            earlier, asked = filled[at]
+            filled[at] = (earlier, frozenset(asked | leant))
+    return filled
+
+
+def _as_a_whole(
+    text: str, parts: tuple[Clause, ...], whole: dict[str, float], vocabulary: Vocabulary
+) -> set[str]:
+    """What a message none of whose clauses reads as anything asks as a whole: "I ordered
+    the backpack in black but I'd rather have navy. it hasn't shipped yet" puts its request
+    across clauses none of which is sure alone. Not where a condition gates a change or a
+    clause takes one back (the whole would lose which), and with every veto the clauses
+    have."""
+    if any(c.act == "conditional" or vocabulary.takes_back(c.text) for c in parts):
+        return set()
+    found, _ = _clause_intents(whole, vocabulary)
+    found -= vocabulary.negated(text) | _unworded(text, whole, vocabulary)
+    if all(c.act == "question" for c in parts):
+        found = _asked_about(found, vocabulary)
+    return found
 
 
 def _with_conditions(

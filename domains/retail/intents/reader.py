@@ -332,7 +332,7 @@ def _read_negated(intent: str) -> re.Pattern[str]:
     cue = READ_CUES[intent]
     # "物流就不用查了", "找到单号了，不用查了": the read named, then called off.
     return re.compile(
-        f"(?:{_READ_NEGATION})(?:{cue})\\w*"
+        f"(?:{_READ_NEGATION})(?:{cue})[a-z]*"
         f"|(?:{cue})[^。！？!?]{{0,8}}?(?:就|也)?(?:不用|不必|别|甭)(?:再)?(?:查|看|管|问|说)?了"
     )
 

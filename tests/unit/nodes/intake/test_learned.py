@@ -459,3 +459,27 @@ def test_beside_a_read_only_a_question_takes_the_read_it_leans_to() -> None:
     assert learned_reading.read(model, asked, VOCABULARY).intents == ("door_state", "weather")  # type: ignore[arg-type]
     # Alone, the statement takes the read it leans to.
     assert learned_reading.read(model, "no sun at all", VOCABULARY).intents == ("weather",)  # type: ignore[arg-type]
+
+
+def test_a_message_no_clause_of_which_reads_anything_is_read_whole() -> None:
+    # The request is spread over clauses none of which is sure alone, or even unsure.
+    quiet = dict.fromkeys(LABELS, 0.01)
+    text = "the door is stuck. it should be open by now."
+    model = _Scored(
+        {
+            "the door is stuck.": quiet,
+            "it should be open by now.": {**quiet, "open_door": 0.2},
+            text: {**quiet, "open_door": 0.9},
+        }
+    )
+    assert learned_reading.read(model, text, VOCABULARY).intents == ("open_door",)  # type: ignore[arg-type]
+    # The whole has every veto the clauses have: a write it withdraws stays unread.
+    withdrawn = "the door is stuck. don't open it by force."
+    model = _Scored(
+        {
+            "the door is stuck.": quiet,
+            "don't open it by force.": {**quiet, "open_door": 0.4},
+            withdrawn: {**quiet, "open_door": 0.9},
+        }
+    )
+    assert learned_reading.read(model, withdrawn, VOCABULARY).intents == ("nothing",)  # type: ignore[arg-type]
