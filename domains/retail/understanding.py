@@ -545,7 +545,7 @@ _CONTACT = re.compile(
     r"\b(?:phone|mobile|cell|e-?mail|password|user ?name|nickname)\b|手机|电话|邮箱|密码|昵称|用户名"
 )
 _ITS_ADDRESS = re.compile(r"\bits (?:shipping |delivery )?address\b|它的(?:收货)?地址")
-_TOGETHER = re.compile(r"\b(?:too|as well|also|both)\b|也|一起|同时|都")
+_TOGETHER = re.compile(r"\b(?:too|as well|also|both|same)\b|\band (?:on|to|for)\b|也|一起|同时|都")
 
 
 def _account_words(lowered: str) -> bool:

@@ -281,7 +281,12 @@ REFUND_QUESTION: tuple[str, ...] = (
 
 # Words that make an address change about the account, not an order.
 # "The address of my order": an order's, even before the order is named.
-ORDER_WORDS: tuple[str, ...] = (r"\b(?:my|the|this|that) order\b", r"\border'?s\b", "订单")
+ORDER_WORDS: tuple[str, ...] = (
+    # "the pending desk lamp order", "这单", "刚下的单": an order, however it is pointed at.
+    r"\b(?:my|the|this|that)(?: [\w-]+){0,3} order\b",
+    r"\border'?s\b",
+    "订单|(?:这|那)(?:一|个)?单|(?:刚|新|上次)下的(?:这|那)?单",
+)
 ACCOUNT_WORDS: tuple[str, ...] = (
     r"\baccount\b",
     r"\bprofile\b",

@@ -625,3 +625,24 @@ def test_a_negation_in_chinese_withdraws_only_the_word_it_stands_before() -> Non
 )
 def test_adding_or_removing_an_item_names_an_order_change(clause: str) -> None:
     assert "modify_order" in worded_writes(clause.lower())
+
+
+def test_an_order_pointed_at_without_an_id_is_still_an_order() -> None:
+    # "The pending desk lamp order", "这单": beside the account's change, the order's stays.
+    found = ["modify_order", "update_account"]
+    for said in (
+        "update my account and send the pending desk lamp order there too",
+        "默认地址改成苏州市星湖街328号，顺便把刚下的这单也改过去",
+    ):
+        assert _resolve_overlaps(found, said, False) == found, said
+    assert _resolve_overlaps(found, "update my account address to 1 oak st", False) == [
+        "update_account"
+    ]
+
+
+def test_the_same_address_for_the_account_and_an_order_is_both() -> None:
+    said = "change my address on file and on #w3340196, same new address: 1 oak st"
+    assert _resolve_overlaps(["modify_order", "update_account"], said, True) == [
+        "modify_order",
+        "update_account",
+    ]
