@@ -348,6 +348,15 @@ def _settled_clauses(
         else (t, f)
         for t, f in settled
     ]
+    # "E-mail me when the refund is out", "text me when it's out for delivery": the event an
+    # e-mail waits for asks nothing of its own (LABELS.md), unless a fact is asked for too
+    # ("e-mail me the tracking number once it ships").
+    settled = [
+        (t, f - _EVENT_READS)
+        if "notify" in f and mail_only(t) and not _FACT_ASKED.search(t)
+        else (t, f)
+        for t, f in settled
+    ]
     # "My refund still hasn't come. When will I see it?": with no parcel or item named, when
     # and how late is the refund's (LABELS.md: "my refund is late" is `refund_status`).
     parcel = has_items or names_product(lowered) or bool(_PARCEL.search(lowered))
@@ -362,6 +371,10 @@ def _settled_clauses(
     return tuple(settled)
 
 
+_EVENT_READS = frozenset({"order_status", "track_shipment", "refund_status"})
+_FACT_ASKED = re.compile(
+    r"tracking|number|\beta\b|status|amount|how much|where|when will|单号|物流|进度|多少|在哪|到哪"
+)
 _REPLACED = re.compile(
     r"\binstead\b|\b(?:swap|switch|change|replace)\w* (?:it |them )?(?:for|with|to)\b|换成|改成|换为|改为"
 )

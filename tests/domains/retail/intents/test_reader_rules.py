@@ -646,3 +646,32 @@ def test_the_same_address_for_the_account_and_an_order_is_both() -> None:
         "modify_order",
         "update_account",
     ]
+
+
+@pytest.mark.parametrize(
+    ("clauses_read", "kept"),
+    [
+        # The event an e-mail waits for asks nothing of its own.
+        (
+            (
+                (
+                    "e-mail me when the refund for the kettle has gone out",
+                    {"notify", "refund_status"},
+                ),
+            ),
+            {"notify"},
+        ),
+        ((("text me when it's out for delivery", {"notify", "track_shipment"}),), {"notify"}),
+        # A fact asked for beside it is asked.
+        (
+            (("e-mail me the tracking number once it ships", {"notify", "track_shipment"}),),
+            {"notify", "track_shipment"},
+        ),
+    ],
+)
+def test_the_event_an_email_waits_for_asks_nothing(
+    clauses_read: tuple[tuple[str, set[str]], ...], kept: set[str]
+) -> None:
+    read_in = tuple((t, frozenset(f)) for t, f in clauses_read)
+    text = " ".join(t for t, _ in read_in)
+    assert [set(f) for _, f in _settled_clauses(read_in, text)] == [kept]
