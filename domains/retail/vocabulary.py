@@ -82,8 +82,9 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\ball (?:customers|users|accounts)\b",
         r"\b(?:everyone|everybody)'?s?\b",
         r"\bother (?:customers?|users?|people)'?s?\b",
-        r"\bbulk\b",
-        "所有用户|所有客户|所有人|批量|别人的|其他用户|其他客户|其他人的|他人"
+        # "Do you offer bulk pricing?" asks about buying many, not changing many orders.
+        r"\bbulk\b(?! (?:pric|discount|rate|purchas|buy|quote|deal|order(?:s|ing)? (?:of|for)\b))",
+        "所有用户|所有客户|所有人|批量(?!购买|采购|价|优惠|折扣|团购)|别人的|其他用户|其他客户|其他人的|他人"
         "|(?:别的|其他|其它|那个|这个|某个|另一个)(?:用户|客户|顾客|买家|会员)",
         r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
         r"\bsomeone else'?s\b",

@@ -86,6 +86,9 @@ _REQUEST = re.compile(
     r"\b(?:can|could) (?:you|u|i|we)\b|\b(?:will|would) (?:you|u)\b|\b(?:will|would) (?:i|we) be able to\b|\bplease\b|\bpls\b|\bi(?:'d| would) like\b"
     r"|(?<!would )(?<!will )(?<!do )\bi (?:want|need|wanna)\b|\blet me\b|\bhelp me\b|\b(?:is|would) it (?:be )?possible\b"
     r"|\bany chance\b|\b(?:would|do) you mind\b|\bmind \w+ing\b|\bwondering if\b|\bhow about\b"
+    # "Email me once it ships, ok?": a request with a tag asking to agree is still one.
+    r"|(?:[,，]|(?<=[\u4e00-\u9fff]))\s*(?:ok|okay|alright)\s*[?？]+\s*$|\b(?:pls|please)\s*[?？]+\s*$"
+    r"|(?:好吗|行吗|好不好|行不行|成吗)\s*[?？]*\s*$"
     # "Is it too late to cancel #W1?": whether there is still time asks for it.
     r"|\b(?:is it|am i|are we) (?:too late|still (?:possible|ok|okay|in time)) to\b|\bstill time to\b|来得及"
     r"|能不能|能否|可不可以|可以帮|能帮|帮我|帮忙|麻烦|(?<![申邀聘])请(?!问)|我要|我想|给我|告诉我|方便|(?:可以|行|好)(?:吗|嘛|么)|(?:能|可以)[^了过，。？！,.?!]{1,40}?(?:吗|嘛|么)"

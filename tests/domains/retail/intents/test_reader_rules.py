@@ -675,3 +675,17 @@ def test_the_event_an_email_waits_for_asks_nothing(
     read_in = tuple((t, frozenset(f)) for t, f in clauses_read)
     text = " ".join(t for t, _ in read_in)
     assert [set(f) for _, f in _settled_clauses(read_in, text)] == [kept]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you offer bulk pricing on office chairs?",
+        "批量购买有优惠吗",
+        "any bulk discount for 20 kettles?",
+    ],
+)
+def test_buying_in_bulk_is_no_bulk_change(text: str) -> None:
+    assert not any_match(INTENT_PATTERNS["bulk_modify"], text.lower())
+    assert "bulk_modify" not in understand(text).intents
+    assert any_match(INTENT_PATTERNS["bulk_modify"], "批量取消我的订单")

@@ -257,3 +257,17 @@ def test_a_refund_ending_a_return_is_part_of_it() -> None:
         "cancel it",
         "refund me the shipping",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("ship了以后email我一下 ok?", "command"),
+        ("cancel it, okay?", "command"),
+        ("帮我取消好吗？", "command"),
+        ("is it ok?", "question"),
+        ("it shipped, right?", "question"),
+    ],
+)
+def test_a_request_with_a_tag_asking_to_agree_is_still_a_request(text: str, act: str) -> None:
+    assert act_of(text) == act
