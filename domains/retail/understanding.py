@@ -371,6 +371,8 @@ def _settled_clauses(
     return tuple(settled)
 
 
+# "The e-mail address on my account" is a contact, no postal address.
+_MAIL_ADDRESS = re.compile(r"e-?mail(?: address)?|邮箱地址|邮件地址")
 _EVENT_READS = frozenset({"order_status", "track_shipment", "refund_status"})
 _FACT_ASKED = re.compile(
     r"tracking|number|\beta\b|status|amount|how much|where|when will|单号|物流|进度|多少|在哪|到哪"
@@ -505,7 +507,7 @@ def _resolve_overlaps(
     if (
         "update_account" in found
         and _CONTACT.search(lowered)
-        and not re.search(ADDRESS_CUE, lowered)
+        and not re.search(ADDRESS_CUE, _MAIL_ADDRESS.sub(" ", lowered))
     ):
         drop.add("update_account")
     # "烤架不要了，换成两个遮阳伞": an item given up for another is the order's change.

@@ -353,7 +353,7 @@ def negated(clause: str) -> frozenset[str]:
 _NOT_SHIPPED = re.compile(
     r"\b(?:has ?n[o']?t|not|never|isn'?t|is not|still hasn'?t|hasnt|hasn't) (?:been )?(?:shipped|sent|gone out|out yet)"
     r"|\bbefore (?:it|they|the order|the package) (?:ships|ship|goes out|go out|is sent|leaves)\b"
-    r"|\bjust (?:ordered|placed|bought|purchased)\b"
+    r"|\bjust (?:ordered|placed|bought|purchased)\b|\b(?:still|it'?s|is) pending\b"
     r"|\bordered (?:it |this |them )?(?:\d+|a few|ten|five|an?) (?:min|mins|minutes|hours?) ago\b"
     r"|还没发|没发货|未发货|还没寄|还在仓库|发货(?:之)?前|刚下(?:的)?单|刚拍"
 )

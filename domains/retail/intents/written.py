@@ -18,9 +18,10 @@ from domains.retail.intents.group import Group
 from nodes.language import Lang, lang_of
 
 FOLDER = Path(__file__).with_name("written")
-RENDERS = 4
-"""Each message once as written and three times paraphrased: fewer than a template, whose
-renders also vary what fills it."""
+RENDERS = 3
+"""Each message once as written and twice paraphrased: fewer than a template, whose
+renders also vary what fills it. Four renders read the development sets no better (set F
+94.7 % at both) and made the corpus a fifth larger and its training a fifth slower."""
 KIND = "written"
 _ORDER = re.compile(r"(?<![A-Za-z0-9_])#?[Ww]\d{7}(?!\d)")
 

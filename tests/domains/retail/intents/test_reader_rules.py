@@ -400,6 +400,7 @@ def test_whose_address_changes(text: str, intents: tuple[str, ...]) -> None:
         "change the phone number on my account to 555-0100",
         "帮我把账户的手机号改成13800138000",
         "update my email to a@b.co",
+        "please change the e-mail address on my account to m.b@example.com",
     ],
 )
 def test_a_contact_change_is_no_address_change(text: str) -> None:
@@ -689,3 +690,8 @@ def test_buying_in_bulk_is_no_bulk_change(text: str) -> None:
     assert not any_match(INTENT_PATTERNS["bulk_modify"], text.lower())
     assert "bulk_modify" not in understand(text).intents
     assert any_match(INTENT_PATTERNS["bulk_modify"], "批量取消我的订单")
+
+
+def test_a_pending_order_is_not_yet_shipped() -> None:
+    said = "swap the medium jacket in #w4941184 for a large, it's still pending"
+    assert item_change(["exchange_items"], said) == ["modify_order"]
