@@ -359,9 +359,25 @@ def _settled_clauses(
     ]
     # "My refund still hasn't come. When will I see it?": with no parcel or item named, when
     # and how late is the refund's (LABELS.md: "my refund is late" is `refund_status`).
+    # A clause naming an order of its own or tracking keeps its question ("cancel #W1, track
+    # #W2 and tell me where my refund is").
     parcel = has_items or names_product(lowered) or bool(_PARCEL.search(lowered))
     if any("refund_status" in f for _, f in settled) and not parcel:
-        settled = [(t, f - {"track_shipment", "delay_complaint"}) for t, f in settled]
+        settled = [
+            (
+                t,
+                f
+                if ORDER_ID.search(t) or _TRACK.search(t)
+                else f - {"track_shipment", "delay_complaint"},
+            )
+            for t, f in settled
+        ]
+    # "Cancel it and refund me": a refund beside a cancel is the cancel's, not a return.
+    if any("cancel_order" in f for _, f in settled):
+        settled = [
+            (t, f - {"return_items"} if _REFUND_ONLY.fullmatch(t.strip(" .!,")) else f)
+            for t, f in settled
+        ]
     # "… I hate the smell. order W5064428": a clause that only names the order the
     # others speak of asks nothing of its own; nor does "what's going on?" or "is that
     # possible?" beside the clause it is about.
@@ -373,6 +389,11 @@ def _settled_clauses(
 
 # "The e-mail address on my account" is a contact, no postal address.
 _MAIL_ADDRESS = re.compile(r"e-?mail(?: address)?|邮箱地址|邮件地址")
+_TRACK = re.compile(r"\btrack|物流|快递单号")
+_REFUND_ONLY = re.compile(
+    r"(?:and |then |just |please |pls )*(?:refund(?: me| it| the money| my money)?|give me (?:a|my) refund"
+    r"|(?:and )?(?:i want|i'd like) (?:a|my) refund|退款|钱退(?:给)?我)(?: (?:please|pls|thanks))?"
+)
 _EVENT_READS = frozenset({"order_status", "track_shipment", "refund_status"})
 _FACT_ASKED = re.compile(
     r"tracking|number|\beta\b|status|amount|how much|where|when will|单号|物流|进度|多少|在哪|到哪"
@@ -510,6 +531,11 @@ def _resolve_overlaps(
         and not re.search(ADDRESS_CUE, _MAIL_ADDRESS.sub(" ", lowered))
     ):
         drop.add("update_account")
+    # "我想换个登录邮箱": a login e-mail or password swapped is no item or order changed.
+    if _LOGIN.search(lowered) and not re.search(ADDRESS_CUE, _MAIL_ADDRESS.sub(" ", lowered)):
+        drop |= {"update_account", "exchange_items", "modify_order"} - (
+            set() if not names_product(lowered) else {"exchange_items", "modify_order"}
+        )
     # "烤架不要了，换成两个遮阳伞": an item given up for another is the order's change.
     if {"cancel_order", "modify_order"} <= set(found) and _REPLACED.search(lowered):
         drop.add("cancel_order")
@@ -558,6 +584,9 @@ _ASKS_STATE = re.compile(
 _WHERE = re.compile(r"\bwhere|\bwhereabouts\b|在哪|到哪|哪了|哪儿|哪里")
 _CONTACT = re.compile(
     r"\b(?:phone|mobile|cell|e-?mail|password|user ?name|nickname)\b|手机|电话|邮箱|密码|昵称|用户名"
+)
+_LOGIN = re.compile(
+    r"\b(?:log-?in|sign-?in|password|user ?name|phone number|e-?mail address)\b|邮箱|密码|登录|用户名|昵称|手机号|电话号码"
 )
 _ITS_ADDRESS = re.compile(r"\bits (?:shipping |delivery )?address\b|它的(?:收货)?地址")
 _TOGETHER = re.compile(r"\b(?:too|as well|also|both|same)\b|\band (?:on|to|for)\b|也|一起|同时|都")

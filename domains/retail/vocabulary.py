@@ -49,7 +49,8 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\b(?:them|those|these) all\b",
     r"\b(?:everything|anything|all (?:the )?(?:stuff|things|items)) i (?:ordered|bought|purchased)\b",
     # "remove the bulbs, I'll keep the rest": the rest of one order is kept, not changed.
-    r"(?<!\bkeep )(?<!\bkeeping )\b(?:the|all the) rest\b(?! of (?:the|this|that|my) (?:order|package|items?)\b)",
+    r"(?<!\bkeep )(?<!\bkeeping )(?<!\bleave )(?<!\bleaving )\b(?:the|all the) rest\b"
+    r"(?! of (?:the|this|that|my) (?:order|package|items?)\b)(?! (?:is|are|was|were) (?:fine|ok|okay|good|great))",
     r"\b(?:everything|anything|all) (?:that'?s |that is |i have |i've got )?(?:still )?(?:open|pending|unshipped)\b",
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
     # "我有三个订单还没发货 全部帮我取消": orders counted, then all of them.
@@ -87,7 +88,8 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         "所有用户|所有客户|所有人|批量(?!购买|采购|价|优惠|折扣|团购)|别人的|其他用户|其他客户|其他人的|他人"
         "|(?:别的|其他|其它|那个|这个|某个|另一个)(?:用户|客户|顾客|买家|会员)",
         r"\b(?:another|other|someone else'?s?) (?:customer|user|account|person)",
-        r"\bsomeone else'?s\b",
+        # "You sent me someone else's order": what came to the customer is theirs to speak of.
+        r"(?<!\bsent me )(?<!\bgot )(?<!\breceived )(?<!\bdelivered )(?<!\bgave me )\bsomeone else'?s\b",
         # Somebody else's records, however the customer is related to them; where a parcel
         # goes ("ship it to my mum's address") is the customer's own order.
         rf"(?<!\bto )(?<!\bto my )(?<!\bat )(?<!\bat my )\b(?:my )?{_RELATIVE}'s (?:\w+ )?{_RECORD}",

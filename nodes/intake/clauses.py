@@ -147,7 +147,7 @@ def act_of(clause: str) -> Act:
     lowered = _TRAILING_IDS.sub("", clause.lower().strip()) or clause.lower().strip()
     if _STILL_POSSIBLE.search(lowered) and not _THEIRS.search(clause):
         return "question"
-    if _REQUEST.search(lowered):
+    if _REQUEST.search(lowered) or _IMPERATIVE.match(lowered):
         return "command"
     if (
         _QUESTION_END.search(lowered)
@@ -156,6 +156,15 @@ def act_of(clause: str) -> Act:
     ):
         return "question"
     return "command"
+
+
+# "… and also exchange the one I got for the pink version?": a clause that opens with an
+# order is one, whatever mark it ends with.
+_IMPERATIVE = re.compile(
+    r"^\s*(?:please |pls |just |also |and |then )*(?:cancel|return|exchange|change|update|modify|send"
+    r"|refund|swap|switch|replace|ship|e-?mail|notify|add|remove)\s+(?:the|my|this|that|these|those"
+    r"|it|them|both)\b(?:\s+\S+){2,}"
+)
 
 
 # "Check #W1, track the parcel and email me": a list of commands, each after a comma.
@@ -189,13 +198,18 @@ def _parts(text: str) -> list[str]:
     return merged
 
 
+# The Chinese nouns an identifier is named by ("订单#W…", "单号W…"); a verb before one
+# ("取消W1…") is a request of its own.
+_ID_NOUN = re.compile(r"(?:订单号?|单号|编号|号码|单子|[这那]单)[:：]?")
+
+
 def _bare(piece: str) -> bool:
     """Whether `piece` says nothing but identifiers (words holding a digit),
-    perhaps after a two-character Chinese noun naming them ("订单#W…", "单号W…")."""
+    perhaps after a Chinese noun naming them ("订单#W…", "单号W…")."""
     rest = _ID_LIKE.sub(" ", piece)
     if rest == piece or re.search(r"[A-Za-z]", rest):
         return not _WORDY.search(rest)
-    return len(_WORDY.findall(rest)) <= 2
+    return not _WORDY.search(_ID_NOUN.sub(" ", rest))
 
 
 def _conditions(part: str) -> list[str]:

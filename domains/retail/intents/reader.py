@@ -203,6 +203,8 @@ def _negated(intent: str) -> re.Pattern[str]:
         f"|\\b(?:the|my|that|this|those|these)\\s+(?:{cue})\\w*ed\\b"
         # "I switched it to the white one", "I'd already cancelled": a report of what was done.
         f"|\\bi(?:'d|'ve| had| have)?\\s+(?:already\\s+|just\\s+)?(?:{cue})\\w*ed\\b"
+        # "I return the shoes already 1 week ago": a report in a second language's tenses.
+        f"|\\bi\\s+(?:{cue})[a-z]*\\b[^.?!,]{{0,30}}?\\b(?:ago|already)\\b"
         f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
@@ -275,8 +277,9 @@ def negated_writes(clause: str) -> frozenset[str]:
         asked = {i for i, cue in _CUES.items() if cue.search(later[0])} - negated_writes(later[0])
         return frozenset(_CUES) - asked
     if _for_later(lowered):
-        # The account's default address is itself the lasting thing ("账户默认地址改成…").
-        return frozenset(_CUES) - {"update_account"}
+        # The account's default address is itself the lasting thing ("账户默认地址改成…"),
+        # as are e-mails from now on ("以后有物流更新就给我发邮件").
+        return frozenset(_CUES) - {"update_account", "notify"}
     told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
     negated = {
         i
@@ -359,6 +362,7 @@ _NOT_SHIPPED = re.compile(
 )
 _RECEIVED = re.compile(
     r"\b(?:i )?(?:got|received|arrived|came|delivered)\b|收到|到了|已经到|刚到|签收"
+    r"|\bunopened\b|\bnever opened\b|\bstill sealed\b|拆封|没拆|未拆"
 )
 
 
@@ -371,6 +375,9 @@ def received(lowered: str) -> bool:
 _REPLACEMENT = re.compile(
     r"\bsend (?:me )?(?:the |a )?(?:right|correct|other|\w+) (?:size|one|colou?r|model)\b(?!\s+back)"
 )
+
+
+_READDRESSED = re.compile(r"\b(?:ship|send|deliver) (?:it|them) to\b|\baddress\b|寄到|送到|地址")
 
 
 def item_change(found: list[str], lowered: str) -> list[str]:
@@ -387,6 +394,16 @@ def item_change(found: list[str], lowered: str) -> list[str]:
         return kept if both else [*kept, "modify_order"]
     if both and received(lowered):
         return [i for i in found if i != "modify_order"]
+    # "Change the chair on #W1 to black, and ship it to my office": one order changed and
+    # readdressed has not shipped, so its item change is the order's too.
+    readdressed = bool(_READDRESSED.search(lowered))
+    if (
+        both
+        and readdressed
+        and not _RECEIVED.search(lowered)
+        and len(set(ORDER_ID.findall(lowered))) <= 1
+    ):
+        return [i for i in found if i != "exchange_items"]
     return found
 
 

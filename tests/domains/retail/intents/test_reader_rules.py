@@ -695,3 +695,72 @@ def test_buying_in_bulk_is_no_bulk_change(text: str) -> None:
 def test_a_pending_order_is_not_yet_shipped() -> None:
     said = "swap the medium jacket in #w4941184 for a large, it's still pending"
     assert item_change(["exchange_items"], said) == ["modify_order"]
+
+
+def test_a_change_reported_in_a_second_languages_tenses_is_not_asked() -> None:
+    assert "return_items" in negated_writes("i return the shoes already 1 week ago.")
+    assert "return_items" not in negated_writes("i want to return the shoes")
+
+
+def test_an_item_change_on_an_order_readdressed_is_the_orders() -> None:
+    said = "change the chair on #w6201743 to black, and ship it to my office: 300 market st"
+    assert item_change(["exchange_items", "modify_order"], said) == ["modify_order"]
+    # An item that came and an order that has not shipped: two changes.
+    mixed = "已经收到的手表想换成黑色，另外还没发的那单地址改一下"
+    assert item_change(["exchange_items", "modify_order"], mixed) == [
+        "exchange_items",
+        "modify_order",
+    ]
+
+
+def test_an_unopened_item_has_come() -> None:
+    assert _resolve_overlaps(
+        ["cancel_order", "return_items"], "我不要了，能退吗？还没拆封", True
+    ) == ["return_items"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remove the makeup kit from #w2618475 please, leave the rest as is",
+        "return one item from my last order, the yoga mat, and the rest is fine",
+        "you sent me someone else's order, I got a grill instead of my hose",
+    ],
+)
+def test_the_rest_left_or_someone_elses_parcel_received_is_no_bulk_change(text: str) -> None:
+    assert not any_match(INTENT_PATTERNS["bulk_modify"], text) and not _bulk_write(text)
+
+
+def test_e_mails_from_now_on_are_asked() -> None:
+    assert "notify" not in negated_writes("以后有物流更新就给我发邮件")
+    assert "cancel_order" in negated_writes("以后有物流更新就给我发邮件")
+
+
+def test_a_login_changed_is_no_item_changed() -> None:
+    assert _resolve_overlaps(["exchange_items"], "我想换个登录邮箱", False) == []
+    assert _resolve_overlaps(["exchange_items"], "把这个智能手机换个颜色", False) == [
+        "exchange_items"
+    ]
+
+
+def test_a_clause_with_its_own_order_keeps_its_tracking_beside_a_refund() -> None:
+    read_in = (
+        ("cancel w2840173", frozenset({"cancel_order"})),
+        ("track w2840714", frozenset({"track_shipment"})),
+        ("tell me where my refund for w1096632 is", frozenset({"refund_status"})),
+    )
+    text = ", ".join(t for t, _ in read_in)
+    assert [set(f) for _, f in _settled_clauses(read_in, text)] == [
+        {"cancel_order"},
+        {"track_shipment"},
+        {"refund_status"},
+    ]
+
+
+def test_a_refund_beside_a_cancel_is_the_cancels() -> None:
+    read_in = (
+        ("if it's not going to ship this week just cancel it", frozenset({"cancel_order"})),
+        ("refund me.", frozenset({"return_items"})),
+    )
+    text = " and ".join(t for t, _ in read_in)
+    assert [set(f) for _, f in _settled_clauses(read_in, text)] == [{"cancel_order"}, set()]

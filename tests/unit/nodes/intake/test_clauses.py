@@ -271,3 +271,25 @@ def test_a_refund_ending_a_return_is_part_of_it() -> None:
 )
 def test_a_request_with_a_tag_asking_to_agree_is_still_a_request(text: str, act: str) -> None:
     assert act_of(text) == act
+
+
+def test_a_verb_before_an_id_is_a_request_of_its_own() -> None:
+    assert _read("取消W8629904，然后把W8629917的地址改一下") == [
+        ("取消W8629904", "command"),
+        ("然后把W8629917的地址改一下", "command"),
+    ]
+    assert len(clauses("帮我退货。订单W8629904")) == 1  # a noun naming the id joins it
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("also exchange the one I got in W6073381 for the pink version?", "command"),
+        ("return the lamp I got last week?", "command"),
+        ("return policy?", "question"),
+        ("refund?", "question"),
+        ("cancel it?", "question"),
+    ],
+)
+def test_a_clause_opening_with_an_order_is_one_whatever_its_mark(text: str, act: str) -> None:
+    assert act_of(text) == act
