@@ -372,12 +372,10 @@ def _settled_clauses(
             )
             for t, f in settled
         ]
-    # "Cancel it and refund me": a refund beside a cancel is the cancel's, not a return.
+    # "Cancel it and refund me", "取消订单然后把钱退到礼品卡": money back beside a cancel is the
+    # cancel's, not a return.
     if any("cancel_order" in f for _, f in settled):
-        settled = [
-            (t, f - {"return_items"} if _REFUND_ONLY.fullmatch(t.strip(" .!,")) else f)
-            for t, f in settled
-        ]
+        settled = [(t, f - {"return_items"} if _money_back_only(t) else f) for t, f in settled]
     # "… I hate the smell. order W5064428": a clause that only names the order the
     # others speak of asks nothing of its own; nor does "what's going on?" or "is that
     # possible?" beside the clause it is about.
@@ -390,10 +388,18 @@ def _settled_clauses(
 # "The e-mail address on my account" is a contact, no postal address.
 _MAIL_ADDRESS = re.compile(r"e-?mail(?: address)?|邮箱地址|邮件地址")
 _TRACK = re.compile(r"\btrack|物流|快递单号")
-_REFUND_ONLY = re.compile(
-    r"(?:and |then |just |please |pls )*(?:refund(?: me| it| the money| my money)?|give me (?:a|my) refund"
-    r"|(?:and )?(?:i want|i'd like) (?:a|my) refund|退款|钱退(?:给)?我)(?: (?:please|pls|thanks))?"
+_MONEY_BACK = re.compile(
+    r"refund\w*|money back|(?:把)?钱(?:款)?退\S?|退款|退钱"
+    r"|退回?(?:到|回)(?=\S{0,8}?(?:卡|账户|支付宝|微信|paypal))"
 )
+
+
+def _money_back_only(clause: str) -> bool:
+    """Whether the only return `clause` words is money going back ("refund it to my card")."""
+    worded = "return_items" in worded_writes(clause)
+    return worded and "return_items" not in worded_writes(_MONEY_BACK.sub(" ", clause))
+
+
 _EVENT_READS = frozenset({"order_status", "track_shipment", "refund_status"})
 _FACT_ASKED = re.compile(
     r"tracking|number|\beta\b|status|amount|how much|where|when will|单号|物流|进度|多少|在哪|到哪"
@@ -506,7 +512,7 @@ _REPLACED_PAYMENT = re.compile(
 _NOT_THE_ACCOUNT = re.compile(
     r"\b(?:don'?t|do not|never|not)\b\s+(?:\w+\s+){0,2}(?:account|profile)\b"
     r"|\b(?:leave|keep)\s+(?:my |the )?(?:account|profile)\b"
-    r"|(?:别|不要|不用|不)(?:动|改|碰)?(?:我的)?(?:账户|账号|个人)"
+    r"|(?:别|不要|不用|不是|不)(?:动|改|碰)?(?:我的)?(?:账户|账号|个人)"
 )
 
 

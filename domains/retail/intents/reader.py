@@ -112,7 +112,9 @@ def points_only(clause: str) -> bool:
 # has words for and never adds one it has none for. Broad on purpose (verbs of
 # the family, in both languages): they veto, they never read.
 WRITE_CUES: dict[str, str] = {
-    "cancel_order": r"cancel|call (?:it )?off|\bkill\b|\bscrap|\babort\b|\bvoid\b|\bstop\b|\bdrop\b"
+    # "Stop the order", not "please stop." (stop what is being done).
+    "cancel_order": r"cancel|call (?:it )?off|\bkill\b|\bscrap|\babort\b|\bvoid\b|\bdrop\b"
+    r"|\bstop(?:ped)?\b(?= (?:the|my|this|that|it|them|order|shipment|delivery|#?w\d|ordid)\b)"
     r"|取消|不要了|退单|撤单|撤销|退掉|撤了|撤掉",
     "modify_order": r"chang|modif|updat|upgrad|switch|swap|replac|\bedit|instead|\bpay|\buse\b|\bput\b|redirect"
     r"|\brather have\b|\bprefer\b|\badd\b|\bremove\b|加(?:一|两|个|上|到)|添加|再加|删掉|删除|去掉"
@@ -145,6 +147,8 @@ _NEGATION = (
     r"|i(?:'ll| will) probably|i was (?:going|gonna|planning|about) to|i was gonna|i(?:'ve)? tried"
     r"|tried to)\s+(?:to\s+)?"
     r"|谢谢(?:你|您)?(?:帮我|给我|替我)?"
+    # "外套可能要换吧，再看看": a change weighed, not asked.
+    r"|(?:可能|也许|说不定|或许)(?:要|会|得)?(?:去)?"
     # "别给我发邮件", "不需要帮我取消": the one it is done for may stand between.
     # "撤回刚才的改地址申请": a request taken back.
     r"|撤回(?:刚才|之前|上次|我)?的?"
@@ -249,7 +253,8 @@ _IN_GENERAL = re.compile(
     r"\s+(?:\w+\s+)??(?P<general>\w+)\s+(?:for|after|before|if|once|when|within|without"
     r"|(?:an?|any) (?:order|item|product|purchase|thing)s?|orders|items|products|things)\b"
     r"|\b(?:(?:can|could) (?:i|we)|(?:would|will) (?:i|we) be able to)"
-    r"\s+(?:\w+\s+)??(?P<own>\w+)\s+(?:after|before|if|once|when|within|without"
+    r"\s+(?:\w+\s+)??(?P<own>\w+)\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?"
+    r"(?:after|before|if|once|when|within|without"
     r"|(?:an?|any) (?:order|item|product|purchase|thing)s?|orders|items|products|things)\b"
 )
 
@@ -387,6 +392,13 @@ def item_change(found: list[str], lowered: str) -> list[str]:
     if "return_items" in found and _REPLACEMENT.search(lowered):
         found = [i for i in found if i != "return_items"]
         found = found if "exchange_items" in found else [*found, "exchange_items"]
+    # "退掉然后换成二十四寸的", "send me M and I send back the S": one thing sent back for
+    # another is its exchange (two things named may be a return and an exchange).
+    one_thing = (
+        len(set(_PRODUCT_NAMES.findall(lowered))) <= 1 and len(set(ORDER_ID.findall(lowered))) <= 1
+    )
+    if {"exchange_items", "return_items"} <= set(found) and one_thing:
+        found = [i for i in found if i != "return_items"]
     both = {"modify_order", "exchange_items"} <= set(found)
     unshipped = bool(_NOT_SHIPPED.search(lowered)) and not _RECEIVED.search(lowered)
     if unshipped and "exchange_items" in found:

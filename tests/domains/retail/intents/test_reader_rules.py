@@ -764,3 +764,45 @@ def test_a_refund_beside_a_cancel_is_the_cancels() -> None:
     )
     text = " and ".join(t for t, _ in read_in)
     assert [set(f) for _, f in _settled_clauses(read_in, text)] == [{"cancel_order"}, set()]
+
+
+def test_please_stop_names_no_cancel() -> None:
+    assert "cancel_order" not in worded_writes("please stop.")
+    assert "cancel_order" in worded_writes("stop the order please")
+
+
+@pytest.mark.parametrize(
+    "clause", ["refund it to my original payment method.", "然后把钱退到我的礼品卡里不要退到信用卡"]
+)
+def test_money_back_beside_a_cancel_is_the_cancels(clause: str) -> None:
+    read_in = (
+        ("please cancel #w2983374", frozenset({"cancel_order"})),
+        (clause, frozenset({"return_items"})),
+    )
+    text = " and ".join(t for t, _ in read_in)
+    assert [set(f) for _, f in _settled_clauses(read_in, text)] == [{"cancel_order"}, set()]
+
+
+def test_a_change_weighed_in_chinese_is_not_asked() -> None:
+    assert "exchange_items" in negated_writes("外套可能要换吧，再看看")
+    assert "exchange_items" not in negated_writes("外套要换大一号")
+
+
+def test_the_order_named_not_the_account_is_where_the_address_goes() -> None:
+    said = "帮我改一下订单上的地址，不是账户的，是订单的：北京市朝阳区建国路88号"
+    assert _resolve_overlaps(["modify_order", "update_account"], said, False) == ["modify_order"]
+
+
+def test_whether_a_return_can_be_made_if_is_asked_of_the_rule() -> None:
+    assert "return_items" in negated_writes("can i return the kettle if i end up not liking it?")
+    assert "return_items" not in negated_writes("can i return the kettle? it's broken")
+
+
+def test_one_thing_sent_back_for_another_is_its_exchange() -> None:
+    one = "my order came with the wrong size helmet (s). can you send me m and i send back the s?"
+    assert item_change(["exchange_items", "return_items"], one) == ["exchange_items"]
+    two = "运动鞋帮我退掉，另外那件t恤想换成l码"
+    assert item_change(["exchange_items", "return_items"], two) == [
+        "exchange_items",
+        "return_items",
+    ]
