@@ -232,6 +232,11 @@ _MAIL_ASKED = re.compile(
 )
 
 
+_EVENT = re.compile(
+    r"\b(?:updates?|ships?|shipped|arriv\w*|deliver\w*|track\w*|status)\b|更新|发货|到货|签收|物流|变化|进度"
+)
+
+
 def _for_later(lowered: str) -> bool:
     """Whether the text speaks of later and of no order ("from now on, refund to my card")."""
     return bool(_LASTING.search(lowered)) and not ORDER_ID.search(lowered)
@@ -283,8 +288,10 @@ def negated_writes(clause: str) -> frozenset[str]:
         return frozenset(_CUES) - asked
     if _for_later(lowered):
         # The account's default address is itself the lasting thing ("账户默认地址改成…"),
-        # as are e-mails from now on ("以后有物流更新就给我发邮件").
-        return frozenset(_CUES) - {"update_account", "notify"}
+        # as are e-mails on an event from now on ("以后有物流更新就给我发邮件"); "contact me by
+        # e-mail from now on" is a preference memory keeps, and sends nothing now.
+        lasting = {"update_account", "notify"} if _EVENT.search(lowered) else {"update_account"}
+        return frozenset(_CUES) - lasting
     told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
     negated = {
         i

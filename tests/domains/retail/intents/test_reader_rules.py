@@ -731,9 +731,11 @@ def test_the_rest_left_or_someone_elses_parcel_received_is_no_bulk_change(text: 
     assert not any_match(INTENT_PATTERNS["bulk_modify"], text) and not _bulk_write(text)
 
 
-def test_e_mails_from_now_on_are_asked() -> None:
+def test_e_mails_on_an_event_from_now_on_are_asked() -> None:
     assert "notify" not in negated_writes("以后有物流更新就给我发邮件")
     assert "cancel_order" in negated_writes("以后有物流更新就给我发邮件")
+    # A way to be contacted from now on is a preference memory keeps: nothing is sent now.
+    assert "notify" in negated_writes("please contact me by email from now on")
 
 
 def test_a_login_changed_is_no_item_changed() -> None:
