@@ -21,6 +21,7 @@ from domains.retail.intents.reader import (
     item_change,
     known_words,
     mail_only,
+    money_back_only,
     names_product,
     negated,
     points_only,
@@ -375,7 +376,7 @@ def _settled_clauses(
     # "Cancel it and refund me", "取消订单然后把钱退到礼品卡": money back beside a cancel is the
     # cancel's, not a return.
     if any("cancel_order" in f for _, f in settled):
-        settled = [(t, f - {"return_items"} if _money_back_only(t) else f) for t, f in settled]
+        settled = [(t, f - {"return_items"} if money_back_only(t) else f) for t, f in settled]
     # "… I hate the smell. order W5064428": a clause that only names the order the
     # others speak of asks nothing of its own; nor does "what's going on?" or "is that
     # possible?" beside the clause it is about.
@@ -388,18 +389,6 @@ def _settled_clauses(
 # "The e-mail address on my account" is a contact, no postal address.
 _MAIL_ADDRESS = re.compile(r"e-?mail(?: address)?|邮箱地址|邮件地址")
 _TRACK = re.compile(r"\btrack|物流|快递单号")
-_MONEY_BACK = re.compile(
-    r"refund\w*|money back|(?:把)?钱(?:款)?退\S?|退款|退钱"
-    r"|退回?(?:到|回)(?=\S{0,8}?(?:卡|账户|支付宝|微信|paypal))"
-)
-
-
-def _money_back_only(clause: str) -> bool:
-    """Whether the only return `clause` words is money going back ("refund it to my card")."""
-    worded = "return_items" in worded_writes(clause)
-    return worded and "return_items" not in worded_writes(_MONEY_BACK.sub(" ", clause))
-
-
 _EVENT_READS = frozenset({"order_status", "track_shipment", "refund_status"})
 _FACT_ASKED = re.compile(
     r"tracking|number|\beta\b|status|amount|how much|where|when will|单号|物流|进度|多少|在哪|到哪"
@@ -539,8 +528,10 @@ def _resolve_overlaps(
         drop.add("update_account")
     # "我想换个登录邮箱": a login e-mail or password swapped is no item or order changed.
     if _LOGIN.search(lowered) and not re.search(ADDRESS_CUE, _MAIL_ADDRESS.sub(" ", lowered)):
-        drop |= {"update_account", "exchange_items", "modify_order"} - (
-            set() if not names_product(lowered) else {"exchange_items", "modify_order"}
+        drop |= (
+            {"update_account"}
+            if names_product(lowered)
+            else {"update_account", "exchange_items", "modify_order"}
         )
     # "烤架不要了，换成两个遮阳伞": an item given up for another is the order's change.
     if {"cancel_order", "modify_order"} <= set(found) and _REPLACED.search(lowered):

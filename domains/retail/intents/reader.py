@@ -309,16 +309,24 @@ _REFUND_CHECKED = re.compile(
     r"|\brefund\b[^.?!,]{0,20}?\b(?:still|pending|processing|stuck|status)\b"
     r"|(?:refund|退款)\s*(?:还是|一直|仍然|还在|状态|进度|到哪)"
 )
-_REFUND_WORDS = re.compile(r"refund|money back|退款")
+_MONEY_BACK = re.compile(
+    r"refund\w*|money back|(?:把)?钱(?:款)?退\S?|退款|退钱"
+    r"|退回?(?:到|回)(?=\S{0,8}?(?:卡|账户|支付宝|微信|paypal))"
+)
+
+
+def money_back_only(lowered: str) -> bool:
+    """Whether the only return `lowered` words is money going back ("refund it to my
+    card", 把钱退到礼品卡): beside a cancel it is the cancel's, followed up on it is asked
+    about."""
+    worded = "return_items" in worded_writes(lowered)
+    return worded and "return_items" not in worded_writes(_MONEY_BACK.sub(" ", lowered))
 
 
 def _refund_checked(lowered: str) -> set[str]:
     """A return whose only word is a refund followed up on: not asked."""
-    if not _REFUND_CHECKED.search(lowered):
-        return set()
-    return (
-        set() if _CUES["return_items"].search(_REFUND_WORDS.sub(" ", lowered)) else {"return_items"}
-    )
+    checked = _REFUND_CHECKED.search(lowered) and money_back_only(lowered)
+    return {"return_items"} if checked else set()
 
 
 # The words a read is asked in, for withdrawing it: "don't tell me where it is, just cancel
@@ -401,9 +409,8 @@ def item_change(found: list[str], lowered: str) -> list[str]:
         found = found if "exchange_items" in found else [*found, "exchange_items"]
     # "退掉然后换成二十四寸的", "send me M and I send back the S": one thing sent back for
     # another is its exchange (two things named may be a return and an exchange).
-    one_thing = (
-        len(set(_PRODUCT_NAMES.findall(lowered))) <= 1 and len(set(ORDER_ID.findall(lowered))) <= 1
-    )
+    one_order = len(set(ORDER_ID.findall(lowered))) <= 1
+    one_thing = one_order and len(set(_PRODUCT_NAMES.findall(lowered))) <= 1
     if {"exchange_items", "return_items"} <= set(found) and one_thing:
         found = [i for i in found if i != "return_items"]
     both = {"modify_order", "exchange_items"} <= set(found)
@@ -415,13 +422,7 @@ def item_change(found: list[str], lowered: str) -> list[str]:
         return [i for i in found if i != "modify_order"]
     # "Change the chair on #W1 to black, and ship it to my office": one order changed and
     # readdressed has not shipped, so its item change is the order's too.
-    readdressed = bool(_READDRESSED.search(lowered))
-    if (
-        both
-        and readdressed
-        and not _RECEIVED.search(lowered)
-        and len(set(ORDER_ID.findall(lowered))) <= 1
-    ):
+    if both and one_order and _READDRESSED.search(lowered) and not _RECEIVED.search(lowered):
         return [i for i in found if i != "exchange_items"]
     return found
 
