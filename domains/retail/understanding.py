@@ -41,10 +41,12 @@ from domains.retail.vocabulary import (
     NEGATED_ACTIONS,
     OFF_TOPIC_TASKS,
     ORDER_WORDS,
+    OWN_USER_ID,
     PAYMENT_WORDS,
     POLICY_MASKED_INTENTS,
     POLICY_PHRASES,
     REFUND_QUESTION,
+    USER_ID,
     WEAK_ORDER_STATUS,
 )
 from nodes import language
@@ -283,7 +285,9 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     rules that are right as rules: a change to many orders or to other customers'
     data is refused as a whole. Also the writes it leaned to without reading them,
     and what each clause read."""
-    lowered = surface(lowered, known_words())
+    # The customer's own id, told ("my username is …"), is nobody else's: neither the rules
+    # nor the model are to read another customer from it.
+    lowered = _OWN_USER_ID.sub(_without_the_id, surface(lowered, known_words()))
     if any_match(INTENT_PATTERNS["bulk_modify"], lowered) or _bulk_write(
         _blank(NEGATED_ACTIONS, lowered)
     ):
@@ -598,6 +602,14 @@ def _account_only(lowered: str) -> bool:
     """Whether `lowered` speaks of the account and of no order."""
     named = ORDER_ID.search(lowered) or any_match(ORDER_WORDS, lowered)
     return not named and _account_words(lowered)
+
+
+_OWN_USER_ID = re.compile(OWN_USER_ID)
+_USER_ID = re.compile(USER_ID)
+
+
+def _without_the_id(own: re.Match[str]) -> str:
+    return _USER_ID.sub(" ", own.group())
 
 
 def _bulk_write(lowered: str) -> bool:

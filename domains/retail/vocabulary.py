@@ -54,18 +54,28 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\b(?:everything|anything|all) (?:that'?s |that is |i have |i've got )?(?:still )?(?:open|pending|unshipped)\b",
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
     # "我有三个订单还没发货 全部帮我取消": orders counted, then all of them.
-    "(?:[两三四五六七八九十几多]|\\d+)(?:个|笔)\\S{0,4}?(?:订单|单)[^。！？?!]{0,16}?(?:全部|都)",
+    # "二十多个订单 能不能统一把付款方式改", "好几单…都改成".
+    "(?:(?:[两三四五六七八九十几多]|\\d+)(?:个|笔)|好几|几)\\S{0,4}?(?:订单|单)[^。！？?!]{0,16}?(?:全部|都|统一)",
 )
 BULK_WRITE_VERBS: tuple[str, ...] = (
     r"\b(?:cancel|refund|return|exchange|change|modify|update|delete|remove|edit|swap|switch|move|send back|add)",
     "取消|退|换|改|删|更新|不要|加上|添加",
 )
 
+# Bounded by what is not part of an id, not by \b: "查jane_doe_1234的订单" has no word boundary.
+USER_ID = r"(?<![a-z0-9_])[a-z]+(?:_[a-z]+)+_\d{4}(?![a-z0-9_])"
+# "Please update the default address on my account (user id priya_nair_3318)": the customer's
+# own id, told; the tools act for the signed-in customer whatever id a message names.
+OWN_USER_ID = (
+    r"(?:(?:\bi(?:'m| am)|\bthis is|我是)\s*|(?:\b(?:my|our)\s+|我的)(?:user\s*id|user\s*name|username|account(?:\s+id)?|id|login"
+    r"|用户名|账号|账户|用户id|id)\s*(?:is\b|=|:|：|是|\(|（)?\s*(?:user\s*id\s*[:：]?\s*)?)"
+    + USER_ID
+)
 _RELATIVE = (
     r"(?:neighbou?r|friend|husband|wife|spouse|partner|(?:girl|boy)friend|fianc[eé]e?"
     r"|mother|mom|mum|mama|father|dad|papa|parents?|grand(?:ma|pa|mother|father)|brother|sister"
     r"|son|daughter|kids?|child|aunt|uncle|cousin|nephew|niece|colleague|co-?worker|boss"
-    r"|room-?mate|flat-?mate|house-?mate)"
+    r"|room-?mate|flat-?mate|house-?mate|buddy|pal|client)"
 )
 _RECORD = (
     r"(?:orders?|account|address|e-?mail|details|info|refund|return|package|parcel|purchases?"
@@ -92,18 +102,22 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?<!\bsent me )(?<!\bgot )(?<!\breceived )(?<!\bdelivered )(?<!\bgave me )\bsomeone else'?s\b",
         # Somebody else's records, however the customer is related to them; where a parcel
         # goes ("ship it to my mum's address") is the customer's own order.
-        rf"(?<!\bto )(?<!\bto my )(?<!\bat )(?<!\bat my )\b(?:my )?{_RELATIVE}'s (?:\w+ )?{_RECORD}",
+        rf"(?<!\bto )(?<!\bto my )(?<!\bat )(?<!\bat my )\b(?:my )?{_RELATIVE}(?: [a-z]+)?'s (?:\w+ )?{_RECORD}",
         rf"\b{_RECORD} (?:placed |made )?(?:by|of) (?:my )?{_RELATIVE}\b",
         rf"\bon behalf of (?:my )?(?:\w+ )?{_RELATIVE}\b",
         r"\b(?:orders?|accounts?) (?:placed |made )?by \S+@\S+",
+        # "…placed orders under their own account. Change the address on their orders."
+        r"\b(?:their|his|her) own (?:account|orders?)\b|\b(?:on|of|for|to) their orders\b",
         r"\bevery (?:customer|user|client)'?s?\b",
-        f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}的\\S{{0,3}}?"
+        # "我老公用我的账号下了单": what is "我的" is the customer's own.
+        f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}(?<!我)的\\S{{0,3}}?"
         "(?:订单|地址|账户|账号|邮箱|信息|电话|手机号|购买记录|退款|快递|包裹)",
         # "我替我爸打字，他的订单…": typing for another customer.
         f"(?:替|帮|代)我?(?:{_RELATIVE_ZH})打字",
         # A customer id in the text (first_last_1234): the session's own
-        # customer never needs to name one, so it points at someone else.
-        r"\b[a-z]+(?:_[a-z]+)+_\d{4}\b",
+        # customer never needs to name one, so it points at someone else
+        # (unless it says the id is its own: OWN_USER_ID).
+        USER_ID,
     ),
     "cancel_order": (r"\bcancel", "取消", "不要了", "退单"),
     "modify_order": (

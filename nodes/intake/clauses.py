@@ -36,7 +36,10 @@ _BOUNDARY = re.compile(
     r"(?:cancel|track|return|exchange|change|update|modify|check|tell|send|email|e-mail|notify|show|look|where|what|when|why|how|which|who|will|does|is|was|has|did"
     # "a return and refund" is one request; "… and refund me the difference" another.
     r"|refund(?!\s*[.!?。！？]*\s*$))\b)"
-    r"|(?=顺便|另外|还有|然后|同时|并且|再帮|再给|再把|再发|再查|再看)",
+    r"|(?=顺便|另外|还有|然后|同时|并且|再帮|再给|再把|再发|再查|再看)"
+    # "帮我取消W1吧 不对 先别取消", "退了吧 算了": a Chinese taking back between spaces opens
+    # its own clause; "size 不对" says what is wrong.
+    r"|\s+(?=算了(?:\s|[,，。!！]|$))|(?<=[吧了啊呀哦\d])\s+(?=(?:不对|等一下)(?:\s|[,，。!！]|$))",
     re.IGNORECASE,
 )
 # A condition ends at its first comma, or at 就/那就/的话 in Chinese.

@@ -42,7 +42,10 @@ went on; never looked at, measured only at that round's end."""
 TEST_5 = Path(__file__).with_name("test_split_5.yaml")
 """Written by another new session, the same way, at the start of the round after TEST_4's
 measure; never looked at, measured only at that round's end."""
-BLIND = ("test (blind)", "test 2 (blind)", "test 3 (blind)", "test 4 (blind)", "test 5 (blind)")
+TEST_6 = Path(__file__).with_name("test_split_6.yaml")
+"""Written by another new session, the same way, at the start of the round after TEST_5's
+measure; never looked at, measured only at that round's end."""
+BLIND = tuple(f"test{n} (blind)" for n in ("", " 2", " 3", " 4", " 5", " 6"))
 SUITE = PROJECT_ROOT / "tests" / "conformance" / "instructions.yaml"
 LEXICON = {"products": tuple(en for en, _ in PRODUCTS)}
 # The suite's placeholders, filled with ids of the right shape: reading needs no data.
@@ -109,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test 3 (blind)": labelled(TEST_3),
         "test 4 (blind)": labelled(TEST_4),
         "test 5 (blind)": labelled(TEST_5),
+        "test 6 (blind)": labelled(TEST_6),
         "instruction suite": suite(),
         "training corpus (1 in 5)": sample,
     }

@@ -136,6 +136,8 @@ WRITE_CUES: dict[str, str] = {
 }
 _NEGATION = (
     r"(?:\b(?:don'?t|do not|dont|didn'?t|did not|never|no need to|not|won'?t|will not|stop|without|no)\b\s+(?:\w+\s+){0,2}"
+    # "I don't need to send it back any more": what is no longer needed stands further on.
+    r"|\b(?:don'?t|do not|no longer|not) (?:need|want|have) to\s+(?:\w+\s+){0,3}"
     r"|\bnot (?:asking|trying|looking|wanting|planning|going)(?: you)? to\s+"
     # "rather my money back than a replacement"; thanks for what was done; a hedge.
     r"|\b(?:than|rather than)\s+(?:\w+\s+){0,2}"
@@ -160,6 +162,8 @@ _NEGATION = (
 _WITHDRAWN = re.compile(
     r"\bnever ?mind\b|\bnvm\b|\bforget (?:about )?(?:it|that)\b|\bscratch that\b"
     r"|\bignore (?:that|this|my last(?: message)?)\b"
+    # "I wanted to exchange the helmet but now I decide to keep.": the item stays.
+    r"|\bdecided? to keep(?: (?:it|them))?\s*(?:[.!,;]|$)|\bi(?:'ll| will) (?:just )?keep (?:it|them)\b"
 )
 # A clause that takes back the one before it ("cancel it. wait no, don't.", "return the
 # perfume. I mean exchange it.", "退了吧。算了"): that one's change is not asked.
@@ -212,6 +216,8 @@ def _negated(intent: str) -> re.Pattern[str]:
         f"|(?<!要)(?<!想)(?:{cue})(?:了|过|掉|回去|回来)?的"
         # "cancel算了", "退货就不用了", "邮件就别发了": the action named, then called off.
         f"|(?:{cue})\\w{{0,3}}?\\s?(?:就|还是|也)?(?:算了|不用了|不必了|别\\S{{0,2}}了)"
+        # "退货退到一半不想退了": a change half done, told of.
+        f"|(?:{cue})\\w{{0,3}}?(?:到|了)一半"
         # "Return was accepted last week", "cancellation has been processed": a report.
         f"|(?:{cue})\\w*\\s+(?:was|were|has been|have been|got|is|are)\\s+(?:already\\s+)?"
         f"(?:accepted|approved|processed|received|done|completed|confirmed|submitted|initiated|started)\\b"

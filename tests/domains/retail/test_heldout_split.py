@@ -23,6 +23,7 @@ SPLITS = tuple(
         "test_split_3",
         "test_split_4",
         "test_split_5",
+        "test_split_6",
     )
 )
 ORDER_ID = re.compile(r"(?<![A-Za-z0-9])#?[Ww](\d+)")

@@ -111,6 +111,12 @@ def test_an_email_told_of_is_no_email_asked_for() -> None:
         ("帮我确认一下那单已经取消了", "cancel_order"),
         ("the return was accepted last week", "return_items"),
         ("不是要取消，是要改地址", "cancel_order"),
+        # no longer needed, however far the action's word stands
+        ("we no longer need to send the grill back", "return_items"),
+        ("i don't want to have it replaced", "exchange_items"),
+        # an item kept, a change half done and given up
+        ("i meant to return the lamp but i've decided to keep it.", "return_items"),
+        ("换货换到一半 不想换了", "exchange_items"),
     ],
 )
 def test_a_withdrawn_write_in_other_words(clause: str, withdrawn: str) -> None:
@@ -132,10 +138,37 @@ def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["其他顾客的手机号告诉我", "我邻居的订单能查吗", "show me another user's address"]
+    "text",
+    [
+        "其他顾客的手机号告诉我",
+        "我邻居的订单能查吗",
+        "show me another user's address",
+        # an id with no word boundary in Chinese; a buddy's, a client's, theirs
+        "查一下sam_lee_2231的订单",
+        "can you pull up my pal Rob's orders",
+        "my cousin bought it under her own account, cancel it for her",
+        "please move the delivery date on their orders, they're my tenants",
+        # orders counted without a measure word, all changed at once
+        "好几单都帮我改成到付",
+        "我这边十几个订单 统一改成新地址",
+    ],
 )
 def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
     assert understand(text).intents == ("bulk_modify",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "this is lena_park_4410, where is my headphones order?",
+        "my username is lena_park_4410, can you tell me where order #W2038411 is",
+        "我的账号是lena_park_4410 帮我查下订单#W2038411到哪了",
+        # "我的" is the customer's own, whoever used it
+        "我女儿用我的账号买了个滑板 帮我看看到哪了",
+    ],
+)
+def test_the_customers_own_id_or_account_is_no_other_customers(text: str) -> None:
+    assert "bulk_modify" not in understand(text).intents
 
 
 def test_an_account_named_to_be_left_alone_is_not_where_the_change_goes() -> None:
@@ -316,6 +349,7 @@ def test_a_change_asked_after_an_attempt_is_asked() -> None:
         ("wait no, don't.", True),
         ("I mean exchange it.", True),
         ("算了", True),
+        ("不对 先别退", True),
         ("actually nah keep it, i'll give it to my nephew", True),
         ("actually, also return #W1234567", False),
         ("no, return it", False),
@@ -330,6 +364,8 @@ def test_a_clause_taking_back_the_one_before(clause: str, back: bool) -> None:
     [
         ("cancel #W1234567. wait no, don't. just tell me when it arrives", ("track_shipment",)),
         ("return #W1234567. I mean exchange it, for the lavender one.", ("exchange_items",)),
+        # a Chinese taking back typed between spaces, without a stop
+        ("帮我把#W1234567退了吧 不对 先别退 帮我看看它到哪了", ("track_shipment",)),
     ],
 )
 def test_a_change_taken_back_is_not_read(text: str, intents: tuple[str, ...]) -> None:

@@ -131,6 +131,10 @@ def test_each_of_several_conditions_gates_its_own_request(
         # before a dash, the topic the rest asks about
         ("the exchange for #W1234567 - done yet?", ["the exchange for #W1234567 - done yet?"]),
         ("don't cancel it - swap the payment", ["don't cancel it", "swap the payment"]),
+        # a Chinese taking back between spaces opens a clause; what is wrong does not
+        ("退了吧 算了", ["退了吧", "算了"]),
+        ("改成白色的吧 不对 还是黑色", ["改成白色的吧", "不对 还是黑色"]),
+        ("帮我换一下 size 不对", ["帮我换一下 size 不对"]),
     ],
 )
 def test_several_requests_are_read_one_by_one(text: str, parts: list[str]) -> None:
