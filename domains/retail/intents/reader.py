@@ -83,15 +83,17 @@ def names_product(lowered: str) -> bool:
 
 
 # What a clause that only points at something is made of: "W5190824, the sneakers", "the
-# sneakers for a size 8.", "那个水杯". It asks nothing of its own; the clause before it
+# sneakers for a size 8.", "那个水杯", "the second one is W7815052". It asks nothing of its own; the clause before it
 # asks, and the model, reading it alone, guesses a change from the product it names.
 _POINTING = re.compile(
     r"\b(?:the|a|an|my|our|your|this|that|these|those|one|ones|order|orders|item|items"
     r"|number|no|is|for|in|of|with|and|size|sizes|colou?rs?|pairs?|please|pls|plz|thanks|thx"
+    # "It was for order W1.", "the second one is W7": which order, told.
+    r"|it|was|id|first|second|third|last|latest|other"
     r"|black|white|blue|red|green|gr[ae]y|navy|pink|brown|beige|silver|gold|purple|yellow"
     r"|orange|small|medium|large|x*[sl]|m|xxl|ordid|payid|product|#)\b"
     r"|那个|这个|那件|这件|那单|这单|那笔|这笔|订单|单号|我的|的|号|是|尺码|颜色|码|色|一个|两个|个|件"
-    r"|黑|白|蓝|红|绿|灰|粉|大|中|小|亲|哈|呢|吧|啊"
+    r"|黑|白|蓝|红|绿|灰|粉|大|中|小|亲|哈|呢|吧|啊|就是|第[一二三]"
 )
 
 
@@ -444,6 +446,8 @@ _MAIL_ONLY = re.compile(
     # ("有变化就通知我") is no event: the e-mail tells the order's state (the instruction suite).
     r"|(?:发货|发出|寄出|出库|送达|到货|签收|到了|到账|退款|处理|办)(?:好|完)?了?(?:的时候|之后|以后|后|就|再)"
     r"|(?:处理|办|弄|退)(?:好|完)了"
+    # "发货了通知我一下": the event, then straight on to the telling.
+    r"|(?:发货|发出|寄出|出库|送达|到货|签收|到账)了?(?=\s*(?:麻烦|请)?(?:通知|告诉|跟我说|说一声|发邮件|提醒|喊我))"
     r"|收据|发票|确认(?:邮件|信|函)"
 )
 

@@ -66,6 +66,7 @@ def test_an_item_change_is_the_orders_before_it_ships_an_exchange_after(
 def test_an_email_on_an_event_asks_for_no_facts_of_the_order() -> None:
     assert mail_only("email me when #w1234567 ships")
     assert mail_only("send me the receipt for #w1234567")
+    assert mail_only("#w1234567发货了麻烦通知我一下") and not mail_only("#w1234567发货了吗")
     assert not mail_only("email me about #w1234567")
     assert understand("send me an e-mail once #W1234567 is delivered").intents == ("notify",)
     assert set(understand("e-mail me about #W1234567").intents) == {"notify", "order_status"}
@@ -558,13 +559,22 @@ def test_another_user_or_a_bulk_addition_is_refused() -> None:
         # it alone, guessed a cancel from the product.
         ("could you email me the return label? #W2345678, the yoga mat", {"notify"}),
         ("the helmet in #W2345678 for a size M. has that gone through yet?", {"order_status"}),
+        ("pls cancel, i bought it twice. the first one is W2345678", {"cancel_order"}),
     ],
 )
 def test_a_clause_that_only_points_asks_nothing_of_its_own(text: str, intents: set[str]) -> None:
     assert points_only("#W2345678, the yoga mat") and points_only("那个水杯")
     assert points_only("the order is #W2345678") and points_only("订单号是W2345678")
+    assert points_only("it was for order W2345678.") and points_only("the second one is W2345678")
+    assert not points_only("it was late") and not points_only("the second one is broken")
     assert not points_only("cancel it") and not points_only("水杯退掉")
     assert not set(understand(text).intents) & VOCABULARY.writes - intents
+
+
+def test_which_order_told_after_a_request_asks_nothing_more() -> None:
+    assert understand("pls cancel, i bought it twice. the first one is W2345678").intents == (
+        "cancel_order",
+    )
 
 
 def test_words_in_quotes_are_what_was_seen_not_asked() -> None:
