@@ -297,10 +297,15 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
     reading = learned_reading.read(learned.load(MODEL), lowered, VOCABULARY)
     if reading.intents == (OUT_OF_SCOPE,):
         # A thing named in a message the model reads as off-topic ("a poem about sneakers",
-        # "forget the return, I'll keep the mat") is no product question.
+        # "forget the return, I'll keep the mat") is no product question, nor is one told
+        # of with nothing asked ("the grill is amazing", "I left a review on the chair").
         chose = any(OUT_OF_SCOPE in found for _, found in reading.read_in)
-        named = has_items and not reading.uncertain and not chose
-        if named:
+        asks = (
+            any(c.act == "question" for c in reading.clauses)
+            or bool(_ASKS.search(lowered))
+            or len(lowered.split()) <= _FRAGMENT  # "Backpack in blue" asks for it
+        )
+        if has_items and asks and not reading.uncertain and not chose:
             return LearnedIntents(("product_info",))
         return LearnedIntents(reading.intents, reading.uncertain, (), reading.plausible)
     read_in = _settled_clauses(reading.read_in, lowered, has_items) or (
@@ -604,6 +609,12 @@ def _account_only(lowered: str) -> bool:
     return not named and _account_words(lowered)
 
 
+# A question somewhere in a message: "the skateboard, is it for beginners or …".
+_ASKS = re.compile(
+    r"[?？]|(?:^|[,，.;]\s*)(?:is|are|does|do|can|could|how|what|which|will|would)\b"
+    r"|吗|多少|哪|什么|怎么|有没有|能不能|是不是"
+)
+_FRAGMENT = 4
 _OWN_USER_ID = re.compile(OWN_USER_ID)
 _USER_ID = re.compile(USER_ID)
 

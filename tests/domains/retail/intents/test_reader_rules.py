@@ -76,6 +76,12 @@ def test_a_thing_named_off_topic_is_no_product_question() -> None:
     names = ["Yoga Mat", "Backpack"]
     assert understand("write me a poem about the Yoga Mat", names).intents == ("out_of_scope",)
     assert understand("Backpack in blue", names).intents == ("product_info",)
+    # told of with nothing asked: no product question; asked of, one
+    said = "the yoga mat looks great in my living room, my cat sleeps on it all day"
+    assert understand(said, names).intents == ("out_of_scope",)
+    assert understand("the backpack, is it waterproof or just water resistant", names).intents == (
+        "product_info",
+    )
 
 
 def test_an_email_told_of_is_no_email_asked_for() -> None:
