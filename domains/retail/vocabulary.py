@@ -52,6 +52,10 @@ BULK_SCOPE: tuple[str, ...] = (
     r"(?<!\bkeep )(?<!\bkeeping )(?<!\bleave )(?<!\bleaving )\b(?:the|all the) rest\b"
     r"(?! of (?:the|this|that|my) (?:order|package|items?)\b)(?! (?:is|are|was|were) (?:fine|ok|okay|good|great))",
     r"\b(?:everything|anything|all) (?:that'?s |that is |i have |i've got )?(?:still )?(?:open|pending|unshipped)\b",
+    # "cancel everything that hasn't shipped": all that is in a state, changed at once.
+    r"\b(?:everything|anything|all(?: (?:of )?(?:my |the )?orders)?) (?:that|which) (?:still )?"
+    r"(?:hasn'?t|has not|haven'?t|have not|isn'?t|is not|aren'?t|are not) (?:yet )?(?:been )?"
+    r"(?:shipped|sent|dispatched|gone out|delivered)\b",
     "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
     # "我有三个订单还没发货 全部帮我取消": orders counted, then all of them.
     # "二十多个订单 能不能统一把付款方式改", "好几单…都改成".

@@ -223,6 +223,8 @@ def _negated(intent: str) -> re.Pattern[str]:
         # "Return was accepted last week", "cancellation has been processed": a report.
         f"|(?:{cue})\\w*\\s+(?:was|were|has been|have been|got|is|are)\\s+(?:already\\s+)?"
         f"(?:accepted|approved|processed|received|done|completed|confirmed|submitted|initiated|started)\\b"
+        # "书架退回来了": it has come back.
+        f"|(?:{cue})(?:回来|回去)了"
         # "取消订单已经三天了": how long ago it was done.
         f"|(?:{cue})\\w{{0,2}}?(?:已经|都)有?[一二两三四五六七八九十几半\\d]+(?:天|周|个?星期|个?月|小时)"
     )
@@ -234,6 +236,10 @@ _MAIL_TOLD = re.compile(
     r"|\b(?:didn'?t|did not|never|haven'?t|have not|hasn'?t) (?:get|got|gotten|receive|received|had|seen)"
     r" (?:an?|the|any|your) (?:\w+ )?e-?mails?\b|收到\s*(?:了)?(?:一封|任何)?\s*(?:邮件|e-?mail)"
     r"|\bmy e-?mail(?: address)? is\b|我的邮箱(?:地址)?是"
+    # "I seem to have misplaced the confirmation e-mail", "Email: j@x.com": one lost, an
+    # address given.
+    r"|\b(?:lost|misplaced|deleted|can'?t find|cannot find)\s+(?:\w+\s+){0,2}e-?mails?\b"
+    r"|\be-?mail\s*[:：]\s*\S+@"
 )
 _MAIL_ASKED = re.compile(
     r"\b(?:send|forward|resend|notify)\b|e-?mail (?:me|it|us)\b|发(?:个|一封)?邮件|通知我"
@@ -267,7 +273,7 @@ _IN_GENERAL = re.compile(
     r"|(?:an?|any) (?:order|item|product|purchase|thing)s?|orders|items|products|things)\b"
     r"|\b(?:(?:can|could) (?:i|we)|(?:would|will) (?:i|we) be able to)"
     r"\s+(?:\w+\s+)??(?P<own>\w+)\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?"
-    r"(?:after|before|if|once|when|within|without"
+    r"(?:(?:later|later on|afterwards|anytime|any time)\s+)?(?:after|before|if|once|when|within|without"
     r"|(?:an?|any) (?:order|item|product|purchase|thing)s?|orders|items|products|things)\b"
 )
 
@@ -294,13 +300,15 @@ def negated_writes(clause: str) -> frozenset[str]:
         later = _PAUSE.split(lowered[withdrawn.end() :], maxsplit=1)[1:] or [""]
         asked = {i for i, cue in _CUES.items() if cue.search(later[0])} - negated_writes(later[0])
         return frozenset(_CUES) - asked
-    if _for_later(lowered):
+    if _for_later(_TO_DEFAULT.sub(" ", lowered)):
         # The account's default address is itself the lasting thing ("账户默认地址改成…"),
         # as are e-mails on an event from now on ("以后有物流更新就给我发邮件"); "contact me by
         # e-mail from now on" is a preference memory keeps, and sends nothing now.
         lasting = {"update_account", "notify"} if _EVENT.search(lowered) else {"update_account"}
         return frozenset(_CUES) - lasting
     told = {"notify"} if _MAIL_TOLD.search(lowered) and not _MAIL_ASKED.search(lowered) else set()
+    if _TO_DEFAULT.search(lowered):  # "改成默认地址那个": the account's address is where it goes
+        told.add("update_account")
     negated = {
         i
         for i, cue in _CUES.items()
@@ -309,6 +317,12 @@ def negated_writes(clause: str) -> frozenset[str]:
     return frozenset(negated | told | _refund_checked(lowered) | _asked_in_general(lowered))
 
 
+# "Ship it to my default address", "麻烦改成默认地址那个": an order sent where the account
+# says, which the account's address is not changed by.
+_TO_DEFAULT = re.compile(
+    r"\b(?:to|use|using)\s+(?:my|the)\s+(?:account'?s?\s+)?(?:default|saved)\s+address\b"
+    r"|(?:改成|改为|换成|改到|寄到|送到|用)(?:我的)?(?:账户|账号)?(?:的|里的|上的)?(?:默认|保存的)地址"
+)
 # "Checking on a refund", "refund 还是 pending": a refund followed up on. "Refund" is a
 # return's word only where it is asked for ("refund me", "我要退款").
 _REFUND_CHECKED = re.compile(
@@ -332,9 +346,12 @@ def money_back_only(lowered: str) -> bool:
 
 
 def _refund_checked(lowered: str) -> set[str]:
-    """A return whose only word is a refund followed up on: not asked."""
-    checked = _REFUND_CHECKED.search(lowered) and money_back_only(lowered)
-    return {"return_items"} if checked else set()
+    """A return whose only word asked is a refund followed up on: not asked ("书架退回来了
+    退款到哪了" tells of the return and follows the refund up)."""
+    if not _REFUND_CHECKED.search(lowered):
+        return set()
+    rest = _negated("return_items").sub(" ", _MONEY_BACK.sub(" ", lowered))
+    return set() if "return_items" in worded_writes(rest) else {"return_items"}
 
 
 # The words a read is asked in, for withdrawing it: "don't tell me where it is, just cancel

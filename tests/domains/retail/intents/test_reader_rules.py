@@ -124,6 +124,14 @@ def test_an_email_told_of_is_no_email_asked_for() -> None:
         # an item kept, a change half done and given up
         ("i meant to return the lamp but i've decided to keep it.", "return_items"),
         ("换货换到一半 不想换了", "exchange_items"),
+        # an e-mail lost or an address given is no e-mail asked for
+        ("i deleted the shipping e-mail by accident, is #w1234567 on its way?", "notify"),
+        ("please have someone call me back. email: mo@example.com", "notify"),
+        # come back, told of, beside a refund followed up
+        ("台灯退回来了 退款到哪了", "return_items"),
+        # an order sent to the account's address changes no account
+        ("麻烦把#W1234567改成默认地址那个", "update_account"),
+        ("ship #w1234567 to my default address instead", "update_account"),
     ],
 )
 def test_a_withdrawn_write_in_other_words(clause: str, withdrawn: str) -> None:
@@ -144,6 +152,11 @@ def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
     assert not negated_writes(clause) & {"cancel_order", "return_items"}
 
 
+def test_a_default_address_changed_or_a_return_asked_beside_a_refund_is_asked() -> None:
+    assert "update_account" not in negated_writes("please change my default address to 5 oak st")
+    assert "return_items" not in negated_writes("退款还是pending 另外帮我退货")
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -158,6 +171,8 @@ def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
         # orders counted without a measure word, all changed at once
         "好几单都帮我改成到付",
         "我这边十几个订单 统一改成新地址",
+        # all that is in a state
+        "please cancel everything that hasn't been shipped yet",
     ],
 )
 def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
@@ -391,6 +406,7 @@ def test_one_address_change_spoken_of_as_the_accounts_is_the_accounts() -> None:
         ("is it possible to return items after 30 days", "return_items"),
         ("can i cancel after it ships?", "cancel_order"),
         ("can i return an item without the box?", "return_items"),
+        ("can i still return it later if it doesn't fit?", "return_items"),
     ],
 )
 def test_whether_a_change_can_be_done_at_all_asks_no_change(clause: str, general: str) -> None:
