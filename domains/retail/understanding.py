@@ -18,6 +18,7 @@ from domains.retail.conditions import CONDITION_SLOT, read_condition
 from domains.retail.ids import ADDRESS, ADDRESS_SHAPE, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.reader import (
     STATE_READS,
+    in_general,
     item_change,
     known_words,
     mail_only,
@@ -265,6 +266,8 @@ VOCABULARY = Vocabulary(
     worded=worded_writes,
     takes_back=takes_back,
     points_only=points_only,
+    in_general=in_general,
+    rules="policy_question",
 )
 
 

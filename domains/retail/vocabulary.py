@@ -116,6 +116,10 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         # "我老公用我的账号下了单": what is "我的" is the customer's own.
         f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}(?<!我)的\\S{{0,3}}?"
         "(?:订单|地址|账户|账号|邮箱|信息|电话|手机号|购买记录|退款|快递|包裹)",
+        # "我一个朋友也在你们这买了东西，能帮她改一下收货地址吗": a change to what they bought
+        # ("给我妈买的 帮她退了吧" is the customer's own order, bought for her).
+        f"(?<![给帮替为])(?<![给帮替为]我)(?:{_RELATIVE_ZH})[^。！？?!，,]{{0,12}}?(?:买|下单|下了|订了)"
+        "[^。！？?!]{0,20}?(?:帮|给|替)(?:他|她|他们|她们)\\S{0,2}(?:改|取消|退|换)",
         # "我替我爸打字，他的订单…": typing for another customer.
         f"(?:替|帮|代)我?(?:{_RELATIVE_ZH})打字",
         # A customer id in the text (first_last_1234): the session's own

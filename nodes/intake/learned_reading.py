@@ -80,6 +80,12 @@ class Vocabulary:
     points_only: Callable[[str], bool] = lambda clause: False
     """Whether a clause only names what another one asks about ("W5190824, the sneakers"):
     it is not read on its own, where the model would guess a change from the product."""
+    in_general: Callable[[str], frozenset[str]] = lambda reading: frozenset()
+    """The writes a request, read with the condition gating it, asks whether they can be
+    done at all ("can I return the kettle if I end up not liking it?"): none is read, but
+    `rules` is. A condition is split off its request, so `negated` alone never sees it."""
+    rules: str | None = None
+    """The read that asks what the rules allow (the domain's policy question)."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +137,12 @@ def read(model: IntentModel, text: str, vocabulary: Vocabulary) -> LearnedReadin
         if len(texts) > 1:
             found, unsure = _in_context(found, unsure, clause.text, scores, whole, vocabulary)
         vetoed = negated | _unworded(clause.text, scores, vocabulary)
+        general = vocabulary.in_general(clause.reading)
+        rules = {vocabulary.rules} if general and vocabulary.rules else set()
+        vetoed |= general
         sure = found - negated
         found, unsure = _beside_the_sure(found - vetoed, sure, scores, vocabulary), unsure - vetoed
+        found |= rules
         if clause.act == "question":
             found = _asked_about(found, vocabulary)
             unsure = set()

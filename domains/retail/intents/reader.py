@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
+from domains.retail.conditions import read_condition
 from domains.retail.ids import ADDRESS, ORDER_ID, PAYMENT_ID
 from domains.retail.intents.slots import PRODUCTS
 from nodes.intake.rules import normalise
@@ -278,11 +279,27 @@ _IN_GENERAL = re.compile(
 )
 
 
+# "香水这种拆了封还能退不", "特价商品能换吗", "默认地址可以随时改吗", "能不能改地址 已经发货的那种":
+# whether a kind of thing, or at any time, can be changed asks about the rule. A bare
+# "能退吗" does not: in a conversation it asks for the return of the thing spoken of.
+_KIND_ZH = r"(?:这种|这类|那种|这样的|那样的|特价|打折|促销|清仓|任何|随时|一般)"
+_ASKED_ZH = r"(?:能|可以|能不能|可不可以|可否|是否)"
+_IN_GENERAL_ZH = re.compile(
+    rf"{_KIND_ZH}[^。!！?？,，]{{0,12}}?{_ASKED_ZH}[^。!！?？,，]{{0,4}}?(?P<zh>退|换|改|取消)"
+    rf"|{_ASKED_ZH}[^。!！?？]{{0,8}}?(?P<zh_before>退|换|改|取消)[^。!！?？]{{0,20}}?(?:的那种|这种|那种)"
+    rf"|{_ASKED_ZH}(?:随时|一直|任何时候|什么时候都)(?P<zh_when>退|换|改|取消)"
+)
+
+
 def _asked_in_general(lowered: str) -> set[str]:
     """The writes `lowered` asks whether they can be done at all, of no order it names."""
-    if ORDER_ID.search(lowered) or re.search(r"\bplease\b|\bpls\b", lowered):
+    if ORDER_ID.search(lowered) or re.search(r"\bplease\b|\bpls\b|帮我|麻烦", lowered):
         return set()  # "can I please cancel before it ships?" asks for it
     verbs = [m.group("general") or m.group("own") for m in _IN_GENERAL.finditer(lowered)]
+    verbs += [
+        m.group("zh") or m.group("zh_before") or m.group("zh_when")
+        for m in _IN_GENERAL_ZH.finditer(lowered)
+    ]
     return {i for i, cue in _CUES.items() for verb in verbs if cue.search(verb)}
 
 
@@ -383,6 +400,15 @@ def _read_negated(intent: str) -> re.Pattern[str]:
         f"(?:{_READ_NEGATION})(?:{cue})[a-z]*"
         f"|(?:{cue})[^。！？!?]{{0,8}}?(?:就|也)?(?:不用|不必|别|甭)(?:再)?(?:查|看|管|问|说)?了"
     )
+
+
+def in_general(reading: str) -> frozenset[str]:
+    """The writes `reading` (a request with its condition) asks whether they can be done at
+    all, of no order it names. A condition on the order's state ("can I cancel it if it
+    hasn't shipped?") gates a request instead."""
+    if read_condition(reading) is not None:
+        return frozenset()
+    return frozenset(_asked_in_general(reading.lower()))
 
 
 def negated(clause: str) -> frozenset[str]:

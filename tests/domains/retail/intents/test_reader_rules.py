@@ -152,6 +152,29 @@ def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
     assert not negated_writes(clause) & {"cancel_order", "return_items"}
 
 
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        # whether it could be done, should something happen: the rules are asked
+        ("can I exchange the sneakers if they turn out too tight?", ("policy_question",)),
+        (
+            "is the tablet any good, and could I return it later if my son hates it?",
+            ("policy_question", "product_info"),
+        ),
+        # a condition on the order's state gates a request instead
+        ("can I cancel it if it hasn't shipped yet?", ("cancel_order",)),
+        # of a kind of thing, or at any time, in Chinese; a bare one of the thing spoken of asks
+        ("口红这类开过封的还能退吗", ("policy_question",)),
+        ("清仓的衣服可以换吗", ("policy_question",)),
+        ("收货地址是可以随时改的吗", ("policy_question",)),
+        ("能不能取消啊 就是已经付了款的那种", ("policy_question",)),
+    ],
+)
+def test_a_change_asked_of_under_a_condition_split_off(text: str, intents: tuple[str, ...]) -> None:
+    assert understand(text).intents == intents
+    assert "return_items" in understand("这双能退吗").intents
+
+
 def test_a_default_address_changed_or_a_return_asked_beside_a_refund_is_asked() -> None:
     assert "update_account" not in negated_writes("please change my default address to 5 oak st")
     assert "return_items" not in negated_writes("退款还是pending 另外帮我退货")
@@ -173,6 +196,8 @@ def test_a_default_address_changed_or_a_return_asked_beside_a_refund_is_asked() 
         "我这边十几个订单 统一改成新地址",
         # all that is in a state
         "please cancel everything that hasn't been shipped yet",
+        # what someone else bought, changed for them
+        "我同事在你们家下了单 能帮他取消吗",
     ],
 )
 def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
@@ -187,6 +212,8 @@ def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
         "我的账号是lena_park_4410 帮我查下订单#W2038411到哪了",
         # "我的" is the customer's own, whoever used it
         "我女儿用我的账号买了个滑板 帮我看看到哪了",
+        # bought for someone, by the customer
+        "给我妈妈买的手表 帮她换个颜色",
     ],
 )
 def test_the_customers_own_id_or_account_is_no_other_customers(text: str) -> None:
