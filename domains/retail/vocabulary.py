@@ -56,7 +56,9 @@ BULK_SCOPE: tuple[str, ...] = (
     r"\b(?:everything|anything|all(?: (?:of )?(?:my |the )?orders)?) (?:that|which) (?:still )?"
     r"(?:hasn'?t|has not|haven'?t|have not|isn'?t|is not|aren'?t|are not) (?:yet )?(?:been )?"
     r"(?:shipped|sent|dispatched|gone out|delivered)\b",
-    "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|订单都|统统|全都|一律|通通",
+    # "账户里和那个订单都改成…": the account and one order, both; not every order.
+    "(?:所有|全部|每个|每一个|每一|每笔)的?\\S{0,6}(?:订单|单|东西)|订单全部|(?<![这那]个)(?<![这那])订单都"
+    "|统统|全都|一律|通通",
     # "我有三个订单还没发货 全部帮我取消": orders counted, then all of them.
     # "二十多个订单 能不能统一把付款方式改", "好几单…都改成".
     "(?:(?:[两三四五六七八九十几多]|\\d+)(?:个|笔)|好几|几)\\S{0,4}?(?:订单|单)[^。！？?!]{0,16}?(?:全部|都|统一)",
@@ -88,6 +90,7 @@ _RECORD = (
 _RELATIVE_ZH = (
     "朋友|邻居|老公|老婆|丈夫|妻子|媳妇|对象|男朋友|女朋友|妈妈|爸爸|我妈|我爸|父母|爷爷|奶奶"
     "|外公|外婆|姥姥|姥爷|儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|同事|家人|室友|舍友|闺蜜|同学"
+    "|我姐|我哥|我弟|我妹|老妈|老爸|爸妈|婆婆|公公|岳父|岳母|舅舅|姑姑|叔叔|表姐|表哥|表妹|表弟|堂姐|堂哥"
 )
 
 INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
@@ -114,12 +117,15 @@ INTENT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:their|his|her) own (?:account|orders?)\b|\b(?:on|of|for|to) their orders\b",
         r"\bevery (?:customer|user|client)'?s?\b",
         # "我老公用我的账号下了单": what is "我的" is the customer's own.
-        f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}(?<!我)的\\S{{0,3}}?"
+        # "爸妈那边的地址", "我妈家的地址": their place, where a parcel goes.
+        f"(?<!到)(?<!到我)(?:{_RELATIVE_ZH}|别的用户|其他用户)\\S{{0,4}}(?<!我)(?<!那边)(?<!那儿)(?<!家)的\\S{{0,3}}?"
         "(?:订单|地址|账户|账号|邮箱|信息|电话|手机号|购买记录|退款|快递|包裹)",
         # "我一个朋友也在你们这买了东西，能帮她改一下收货地址吗": a change to what they bought
         # ("给我妈买的 帮她退了吧" is the customer's own order, bought for her).
         f"(?<![给帮替为])(?<![给帮替为]我)(?:{_RELATIVE_ZH})[^。！？?!，,]{{0,12}}?(?:买|下单|下了|订了)"
         "[^。！？?!]{0,20}?(?:帮|给|替)(?:他|她|他们|她们)\\S{0,2}(?:改|取消|退|换)",
+        # "我是帮我妈问的 她账号下那个订单到哪了": the relative's own account.
+        f"(?:{_RELATIVE_ZH})[^。！？?!]{{0,24}}?(?:他|她)(?:自己)?的?(?:账号|账户|号(?!码))",
         # "我替我爸打字，他的订单…": typing for another customer.
         f"(?:替|帮|代)我?(?:{_RELATIVE_ZH})打字",
         # A customer id in the text (first_last_1234): the session's own

@@ -196,8 +196,10 @@ def test_a_default_address_changed_or_a_return_asked_beside_a_refund_is_asked() 
         "我这边十几个订单 统一改成新地址",
         # all that is in a state
         "please cancel everything that hasn't been shipped yet",
-        # what someone else bought, changed for them
+        # what someone else bought, changed for them; their own account
         "我同事在你们家下了单 能帮他取消吗",
+        "我是替我姐问的 她账户里那个台灯的订单到哪了",
+        "我哥用他自己的号买的耳机 帮我查下发货没",
     ],
 )
 def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
@@ -212,8 +214,11 @@ def test_other_customers_data_is_refused_in_other_words(text: str) -> None:
         "我的账号是lena_park_4410 帮我查下订单#W2038411到哪了",
         # "我的" is the customer's own, whoever used it
         "我女儿用我的账号买了个滑板 帮我看看到哪了",
-        # bought for someone, by the customer
+        # bought for someone, by the customer; the account and one order, both changed
         "给我妈妈买的手表 帮她换个颜色",
+        "账户里和那个订单都改成杭州市西湖区文三路259号",
+        # their place, where a parcel goes
+        "我姐那边的地址写错了 #W1234567帮我改成南京市鼓楼区中山路18号",
     ],
 )
 def test_the_customers_own_id_or_account_is_no_other_customers(text: str) -> None:
