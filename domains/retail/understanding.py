@@ -20,6 +20,7 @@ from domains.retail.intents.reader import (
     STATE_READS,
     in_general,
     item_change,
+    item_removed,
     known_words,
     mail_only,
     money_back_only,
@@ -315,7 +316,7 @@ def learned_intents(lowered: str, *, has_items: bool = False) -> LearnedIntents:
         (lowered, frozenset(reading.intents)),
     )
     asked = [i for i in LABELS if i != OUT_OF_SCOPE and any(i in f for _, f in read_in)]
-    found = item_change(asked, lowered)
+    found = item_removed(item_change(asked, lowered), lowered)
     if {"modify_order", "update_account"} <= set(found) and _account_only(lowered):
         # "My account still has the old address. Change it to …": one change, the account's.
         found.remove("modify_order")
@@ -358,6 +359,17 @@ def _settled_clauses(
         if {"order_status", "track_shipment"} <= f
         and not _ASKS_STATE.search(t)
         and not (order_named and _WHERE.search(t))
+        else (t, f)
+        for t, f in settled
+    ]
+    # "W1 现在 where?", "where. is. my. order.": where an order is, asked of the order and no
+    # parcel, asks its state too, though the model read only the whereabouts.
+    settled = [
+        (t, f | {"order_status"})
+        if "track_shipment" in f
+        and _WHERE.search(t)
+        and (ORDER_ID.search(t) or _ORDER_ASKED.search(t))
+        and not _PARCEL.search(t)
         else (t, f)
         for t, f in settled
     ]
@@ -591,6 +603,11 @@ _ASKS_STATE = re.compile(
     r"|订单[^,.?!，。？！]{0,16}(?:在哪|到哪|去哪)|状态|进度|发货|发出|寄出|出库|签收|确认|处理|哪一步"
 )
 _WHERE = re.compile(r"\bwhere|\bwhereabouts\b|在哪|到哪|哪了|哪儿|哪里")
+_ORDER_ASKED = re.compile(r"\borders?\b|订单|这单|那单|单子|这个单|那个单")
+_PARCEL = re.compile(
+    r"\b(?:package|parcel|shipment|delivery|box|stuff|tracking|scan(?:ned)?|stuck)\b"
+    r"|快递|包裹|物流|单号|宝贝|东西|扫描|卡在"
+)
 _CONTACT = re.compile(
     r"\b(?:phone|mobile|cell|e-?mail|password|user ?name|nickname)\b|手机|电话|邮箱|密码|昵称|用户名"
 )

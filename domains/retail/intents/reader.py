@@ -329,9 +329,20 @@ def negated_writes(clause: str) -> frozenset[str]:
     negated = {
         i
         for i, cue in _CUES.items()
-        if cue.search(lowered) and not cue.search(_negated(i).sub(" ", lowered))
+        if cue.search(lowered)
+        and (not cue.search(_negated(i).sub(" ", lowered)) or _mind_changed(i).search(lowered))
     }
     return frozenset(negated | told | _refund_checked(lowered) | _asked_in_general(lowered))
+
+
+@functools.cache
+def _mind_changed(intent: str) -> re.Pattern[str]:
+    """A change called off after every mention of it ("我想退的那个香水我不退了"): the
+    mentions before it are the thing spoken of, not asked."""
+    cue = WRITE_CUES[intent]
+    return re.compile(
+        f"(?:不想|不要|不用|不打算|先不|不)再?(?:{cue})\\w{{0,2}}?了(?!.*(?:{cue}))", re.S
+    )
 
 
 # "Ship it to my default address", "麻烦改成默认地址那个": an order sent where the account
@@ -400,6 +411,25 @@ def _read_negated(intent: str) -> re.Pattern[str]:
         f"(?:{_READ_NEGATION})(?:{cue})[a-z]*"
         f"|(?:{cue})[^。！？!?]{{0,8}}?(?:就|也)?(?:不用|不必|别|甭)(?:再)?(?:查|看|管|问|说)?了"
     )
+
+
+# "把其中的那个水杯取消掉", "cancel just the helmet from my order": an item taken off an
+# order is the order's change, not its cancel.
+_ITEM_REMOVED = re.compile(
+    rf"(?:里面?|其中|中)的?[^。！？?!]{{0,16}}?(?:{_PRODUCT_NAMES.pattern}|它)[^。！？?!都全]{{0,16}}?"
+    r"(?:取消|删掉|删除|去掉|拿掉|减掉)"
+    # "cancel the perfume on order #W1" may be the perfume's order; "just" one of it is not.
+    r"|\b(?:(?:remove|drop|take (?:off|out))\s+(?:just\s+|only\s+)?|cancel\s+(?:just|only)\s+)"
+    r"(?:the|one|that|this)\s+[a-z -]{1,30}?\s+(?:from|in|on|off)\s+(?:my|the|this|that|order)\b"
+)
+
+
+def item_removed(found: list[str], lowered: str) -> list[str]:
+    """`found` with a cancel read as the order's change when an item is taken off it."""
+    if "cancel_order" not in found or not _ITEM_REMOVED.search(lowered):
+        return found
+    changed = [i for i in found if i != "cancel_order"]
+    return changed if "modify_order" in changed else [*changed, "modify_order"]
 
 
 def in_general(reading: str) -> frozenset[str]:

@@ -124,6 +124,8 @@ def test_an_email_told_of_is_no_email_asked_for() -> None:
         # an item kept, a change half done and given up
         ("i meant to return the lamp but i've decided to keep it.", "return_items"),
         ("换货换到一半 不想换了", "exchange_items"),
+        # called off after every mention of it
+        ("上次说要退的那个台灯我不退了", "return_items"),
         # an e-mail lost or an address given is no e-mail asked for
         ("i deleted the shipping e-mail by accident, is #w1234567 on its way?", "notify"),
         ("please have someone call me back. email: mo@example.com", "notify"),
@@ -173,6 +175,26 @@ def test_a_request_after_a_negation_is_still_asked(clause: str) -> None:
 def test_a_change_asked_of_under_a_condition_split_off(text: str, intents: tuple[str, ...]) -> None:
     assert understand(text).intents == intents
     assert "return_items" in understand("这双能退吗").intents
+
+
+def test_a_change_called_off_then_asked_again_is_asked() -> None:
+    assert "return_items" not in negated_writes("我本来不想退了 想了想还是退吧")
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        ("把#W1234567里面的那个台灯取消掉，别的照常发", ("modify_order",)),
+        ("please cancel just the yoga mat from my order #W1234567", ("modify_order",)),
+        # the whole order, or all its items, is a cancel
+        ("#W1234567订单里的东西都不要了 取消吧", ("cancel_order",)),
+        ("cancel the order with the yoga mat in it, #W1234567", ("cancel_order",)),
+    ],
+)
+def test_an_item_taken_off_an_order_is_the_orders_change(
+    text: str, intents: tuple[str, ...]
+) -> None:
+    assert understand(text).intents == intents
 
 
 def test_a_default_address_changed_or_a_return_asked_beside_a_refund_is_asked() -> None:
@@ -571,6 +593,18 @@ def test_when_and_where_a_parcel_is_asks_no_order_state() -> None:
         (("order #w5889100.", frozenset()), ("where is it.", both)), "order #w5889100. where is it."
     )
     assert two[1][1] == both
+
+
+def test_where_an_order_is_asks_its_state_though_only_whereabouts_were_read() -> None:
+    track = frozenset({"track_shipment"})
+    for text in ("w2098001 现在 where?", "where. is. my. order.", "这单到底到哪了"):
+        assert _settled_clauses(((text, track),), text)[0][1] == {
+            "order_status",
+            "track_shipment",
+        }, text
+    # a parcel, a scan or where it is stuck: the whereabouts alone
+    for text in ("where's the parcel for w2098001?", "w2098001最后一次扫描在哪里", "订单卡在哪了"):
+        assert _settled_clauses(((text, track),), text)[0][1] == track, text
 
 
 def test_with_no_parcel_named_when_and_how_late_are_the_refunds() -> None:
