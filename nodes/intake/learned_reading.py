@@ -36,8 +36,9 @@ WRITE_THRESHOLD = 0.7
 """A write is read at this confidence, a read at `READ_THRESHOLD`: a false write is the
 costly error. On the development set 0.6 read no fewer messages right than 0.5 with a
 fifth fewer false writes; on seven later ones (C-I, 6,353 messages) 0.7 reads a third
-fewer false writes than 0.6 (12 against 18) for 0.2 points of exact match, and 0.8 no
-fewer false writes than 0.7. A write between `UNCERTAIN` and this is asked about, never run."""
+fewer false writes than 0.6 (12 against 18) for 0.2 points of exact match, and 0.8 one
+fewer than 0.7 for 0.2-0.8 points more. A write between `UNCERTAIN` and this is asked
+about, never run."""
 UNWORDED = 0.97
 UNCERTAIN = 0.25
 """Below this a write is simply not there; between it and the threshold it is
